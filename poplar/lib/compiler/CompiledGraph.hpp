@@ -1,0 +1,174 @@
+// The output of graph compilation: tile memory images and a flat list of steps; self-contained
+// (no reference to the Graph) so it can be serialised and loaded by an Engine.
+#pragma once
+
+#include "profile/ProfileData.hpp"
+#include "target/TargetDesc.hpp"
+
+#include <poplar/Type.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace poplar::detail {
+
+/// Tile addresses seen by vertex code start here, so that a null pointer never hits memory.
+constexpr std::uint32_t kTileMemoryBase = 0x40000;
+
+/// `bytes` bytes at `offset` in the memory image of `tile`.
+struct MemRun {
+  std::uint32_t tile = 0, offset = 0, bytes = 0;
+};
+
+/// A byte copy between (or within) tiles.
+struct CopyRun {
+  std::uint32_t srcTile = 0, srcOffset = 0, dstTile = 0, dstOffset = 0, bytes = 0;
+};
+
+/// Where each element of a variable lives.
+struct Placement {
+  std::uint64_t begin = 0, end = 0; // element interval of the variable
+  std::uint32_t tile = 0, offset = 0;
+};
+
+struct CompiledVariable {
+  std::string name;
+  Type::Id type = Type::Id::INVALID;
+  std::uint64_t numElements = 0;
+  bool isConstant = false;
+  std::vector<Placement> placements;
+};
+
+/// A tensor's bytes in element order, as runs of tile memory.
+struct TensorLocation {
+  Type::Id type = Type::Id::INVALID;
+  std::vector<std::uint64_t> shape;
+  std::vector<MemRun> runs;
+  std::uint64_t numBytes() const {
+    std::uint64_t n = 0;
+    for (const auto &r : runs)
+      n += r.bytes;
+    return n;
+  }
+};
+
+/// One vertex as placed on its tile: its state block holds the field pointers and sizes.
+struct VertexInstance {
+  std::uint32_t vertexType = 0; // index into CompiledGraph::vertexTypeNames
+  std::uint32_t tile = 0;
+  std::uint32_t stateOffset = 0, stateBytes = 0;
+  std::int64_t perfEstimate = -1; // setPerfEstimate cycles, or -1
+};
+
+struct CompiledComputeSet {
+  std::string name;
+  std::vector<VertexInstance> vertices; // sorted by tile
+  /// Copies that gather non-contiguous field data before the vertices run, and scatter after.
+  std::vector<CopyRun> copyIn, copyOut;
+};
+
+struct CompiledExchange {
+  std::string name;
+  std::vector<CopyRun> runs;
+  std::uint64_t cycles = 0; // busiest tile's bytes over the exchange rate, plus sync
+  std::uint32_t firstTile = 0, lastTile = 0;
+};
+
+struct CompiledStreamCopy {
+  std::string name;
+  std::uint32_t stream = 0; // index into CompiledGraph::streams
+  bool toDevice = true;
+  std::vector<MemRun> runs;
+  std::uint64_t cycles = 0;
+};
+
+struct CompiledStream {
+  std::string handle;
+  Type::Id type = Type::Id::INVALID;
+  std::uint64_t numElements = 0;
+  bool toDevice = true;
+};
+
+struct CompiledPrint {
+  std::string title;
+  TensorLocation tensor;
+};
+
+/// A scalar read by control flow (If, Switch, RepeatWhile*, Error), with the exchange that
+/// broadcasts it to all tiles costed by the step.
+struct ScalarRef {
+  Type::Id type = Type::Id::INVALID;
+  std::uint32_t tile = 0, offset = 0;
+};
+
+struct CompiledSwitch {
+  ScalarRef control;
+  std::vector<std::pair<std::int32_t, std::uint32_t>> cases; // value -> step index
+  std::uint32_t defaultTarget = 0;
+};
+
+struct CompiledError {
+  std::string message;
+  CompiledPrint debugTensor;
+};
+
+#define POPLAR_STEP_KINDS(X)                                                               \
+  X(Compute)          /* arg: compute set index */                                         \
+  X(Exchange)         /* arg: exchange index */                                            \
+  X(StreamCopy)       /* arg: stream copy index */                                         \
+  X(Print)            /* arg: print index */                                               \
+  X(Sync)             /* arg: 0 internal, 1 external/global */                             \
+  X(Jump)             /* target */                                                         \
+  X(BranchIfZero)     /* arg: scalar index; target taken when the scalar is zero */        \
+  X(BranchIfNonZero)  /* arg: scalar index; target taken when the scalar is non-zero */    \
+  X(LoopBegin)        /* arg: count; target: the step after the loop */                    \
+  X(LoopNext)         /* target: the first step of the body */                             \
+  X(Call)             /* target: function entry */                                         \
+  X(Return)           /* */                                                                \
+  X(Switch)           /* arg: switch index */                                              \
+  X(Error)            /* arg: error index */                                               \
+  X(End)              /* end of a program */
+
+enum class StepKind : std::uint8_t {
+#define X(k) k,
+  POPLAR_STEP_KINDS(X)
+#undef X
+};
+const char *toString(StepKind k);
+
+struct Step {
+  StepKind kind = StepKind::End;
+  std::uint32_t arg = 0;
+  std::uint32_t target = 0;
+};
+
+struct HostAccess {
+  TensorLocation tensor;
+  bool isWrite = true;
+};
+
+struct CompiledGraph {
+  TargetDesc target;
+  std::vector<CompiledVariable> variables;
+  /// Initial memory of each tile: variables (zeroed), constants, vertex state.
+  std::vector<std::vector<std::uint8_t>> tileImages;
+  std::vector<std::string> vertexTypeNames;
+  std::vector<CompiledComputeSet> computeSets;
+  std::vector<CompiledExchange> exchanges;
+  std::vector<CompiledStreamCopy> streamCopies;
+  std::vector<CompiledStream> streams;
+  std::vector<CompiledPrint> prints;
+  std::vector<ScalarRef> scalars;
+  std::vector<CompiledSwitch> switches;
+  std::vector<CompiledError> errors;
+  std::vector<Step> steps;
+  std::vector<std::uint32_t> programEntries; // first step of each program
+  std::vector<std::string> programNames;
+  std::map<std::string, HostAccess> hostAccess;
+  /// The compile-time half of the profile (target, graph, memory, steps).
+  ProfileData profile;
+};
+
+} // namespace poplar::detail
