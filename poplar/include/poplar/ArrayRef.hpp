@@ -22,8 +22,16 @@ public:
   ArrayRef(const std::vector<T> &v) : data_(v.data()), size_(v.size()) {}
   template <std::size_t N>
   ArrayRef(const std::array<T, N> &a) : data_(a.data()), size_(N) {}
-  // The list lives until the end of the full expression, as with Poplar's own ArrayRef.
+  // The list lives until the end of the full expression, as with Poplar's own ArrayRef, which
+  // is all a call like addVariable(FLOAT, {4, 4}) needs; GCC warns about it regardless.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   ArrayRef(std::initializer_list<T> l) : data_(l.begin()), size_(l.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
   const T *data() const { return data_; }
   std::size_t size() const { return size_; }

@@ -1,4 +1,13 @@
 // Host-side IEEE half conversions for HALF tensors (device layout is 2 bytes per element).
+#ifdef __POPC__
+// Codelet side (popc): `half` is the compiler's 16-bit storage float. Scalar arithmetic promotes
+// to float, as on the IPU; none of the host declarations below exist on the tile, so the include
+// guard is defined here to skip them.
+#ifndef poplar_HalfFloat_hpp
+#define poplar_HalfFloat_hpp
+typedef __fp16 half;
+#endif
+#endif
 #ifndef poplar_HalfFloat_hpp
 #define poplar_HalfFloat_hpp
 

@@ -72,7 +72,8 @@ struct CompiledComputeSet {
 struct CompiledExchange {
   std::string name;
   std::vector<CopyRun> runs;
-  std::uint64_t cycles = 0; // busiest tile's bytes over the exchange rate, plus sync
+  std::uint64_t exchangeCycles = 0; // busiest tile's bytes over the exchange rate
+  std::uint64_t syncCycles = 0;
   std::uint32_t firstTile = 0, lastTile = 0;
 };
 
@@ -81,7 +82,8 @@ struct CompiledStreamCopy {
   std::uint32_t stream = 0; // index into CompiledGraph::streams
   bool toDevice = true;
   std::vector<MemRun> runs;
-  std::uint64_t cycles = 0;
+  std::uint64_t hostCycles = 0; // bytes over the host link rate
+  std::uint64_t syncCycles = 0; // the external sync with the host
 };
 
 struct CompiledStream {
@@ -166,6 +168,8 @@ struct CompiledGraph {
   std::vector<Step> steps;
   std::vector<std::uint32_t> programEntries; // first step of each program
   std::vector<std::string> programNames;
+  /// Streams each program uses (including through Call), checked as connected before a run.
+  std::vector<std::vector<std::uint32_t>> programStreams;
   std::map<std::string, HostAccess> hostAccess;
   /// The compile-time half of the profile (target, graph, memory, steps).
   ProfileData profile;

@@ -1,0 +1,19 @@
+// Graph compilation: validation, tile memory layout and lowering of programs to steps.
+#pragma once
+
+#include "compiler/CompiledGraph.hpp"
+#include "graph/GraphState.hpp"
+
+#include <poplar/Program.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace poplar::detail {
+
+/// Compiles the graph and its programs into a self-contained executable form.
+/// Throws graph_memory_allocation_error, graph_program_compilation_error and friends.
+std::unique_ptr<CompiledGraph> compile(const GraphState &graph,
+                                       const std::vector<program::Program> &programs);
+
+} // namespace poplar::detail

@@ -1,0 +1,78 @@
+// Exchange planning and costing.
+#include "compiler/ExchangePlan.hpp"
+
+#include "compiler/CycleConstants.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace poplar::detail {
+
+std::vector<CopyRun> planCopy(const TensorLocation &src, const TensorLocation &dst) {
+  std::vector<CopyRun> runs;
+  std::size_t i = 0, j = 0;
+  std::uint32_t si = 0, dj = 0; // bytes already consumed of src.runs[i] and dst.runs[j]
+  while (i < src.runs.size() && j < dst.runs.size()) {
+    const auto &s = src.runs[i];
+    const auto &d = dst.runs[j];
+    std::uint32_t n = std::min(s.bytes - si, d.bytes - dj);
+    CopyRun r{s.tile, s.offset + si, d.tile, d.offset + dj, n};
+    if (!runs.empty()) {
+      auto &last = runs.back();
+      if (last.srcTile == r.srcTile && last.dstTile == r.dstTile &&
+          last.srcOffset + last.bytes == r.srcOffset && last.dstOffset + last.bytes == r.dstOffset)
+        last.bytes += n;
+      else
+        runs.push_back(r);
+    } else {
+      runs.push_back(r);
+    }
+    si += n;
+    dj += n;
+    if (si == s.bytes) {
+      ++i;
+      si = 0;
+    }
+    if (dj == d.bytes) {
+      ++j;
+      dj = 0;
+    }
+  }
+  return runs;
+}
+
+std::uint64_t internalSyncCycles(const TargetDesc &target) { return target.minIPUSyncDelay; }
+
+ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun> &runs) {
+  struct Traffic {
+    std::uint64_t sent = 0, received = 0, local = 0;
+  };
+  std::unordered_map<std::uint32_t, Traffic> perTile;
+  ExchangeCost cost;
+  cost.firstTile = ~0u;
+  for (const auto &r : runs) {
+    if (r.srcTile == r.dstTile) {
+      perTile[r.srcTile].local += r.bytes;
+    } else {
+      perTile[r.srcTile].sent += r.bytes;
+      perTile[r.dstTile].received += r.bytes;
+    }
+    cost.firstTile = std::min({cost.firstTile, r.srcTile, r.dstTile});
+    cost.lastTile = std::max({cost.lastTile, r.srcTile, r.dstTile});
+  }
+  if (runs.empty())
+    cost.firstTile = 0;
+  std::uint64_t busiest = 0;
+  for (const auto &kv : perTile) {
+    const auto &t = kv.second;
+    std::uint64_t x = std::max(t.sent, t.received);
+    std::uint64_t cycles = (x + target.exchangeBytesPerCycle - 1) / target.exchangeBytesPerCycle +
+                           (t.local + kOnTileCopyBytesPerCycle - 1) / kOnTileCopyBytesPerCycle;
+    busiest = std::max(busiest, cycles);
+  }
+  cost.exchangeCycles = busiest;
+  cost.syncCycles = runs.empty() ? 0 : internalSyncCycles(target);
+  return cost;
+}
+
+} // namespace poplar::detail

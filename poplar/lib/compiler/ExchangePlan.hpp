@@ -1,0 +1,22 @@
+// Exchange planning: the byte copies that move one tensor's data onto another's, and their cost.
+#pragma once
+
+#include "compiler/CompiledGraph.hpp"
+
+namespace poplar::detail {
+
+/// Pairs the runs of `src` and `dst` (same byte count) into copies, in element order.
+std::vector<CopyRun> planCopy(const TensorLocation &src, const TensorLocation &dst);
+
+/// BSP cost of an exchange phase: internal sync, then the busiest tile's bytes (the larger of
+/// sent and received) over the exchange rate; copies within a tile run at the on-tile rate.
+struct ExchangeCost {
+  std::uint64_t exchangeCycles = 0, syncCycles = 0;
+  std::uint32_t firstTile = 0, lastTile = 0;
+};
+ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun> &runs);
+
+/// Internal sync cost of one BSP superstep on `target`.
+std::uint64_t internalSyncCycles(const TargetDesc &target);
+
+} // namespace poplar::detail

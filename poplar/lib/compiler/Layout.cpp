@@ -1,0 +1,163 @@
+// Tile memory layout of variables, tensor location, and the out-of-memory check.
+#include "compiler/Layout.hpp"
+
+#include "core/Errors.hpp"
+#include "graph/TensorImpl.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace poplar::detail {
+
+void checkAllMapped(const GraphState &graph) {
+  for (const auto &var : graph.vars) {
+    std::size_t pos = 0;
+    for (const auto &ti : var.mapping) {
+      if (ti.begin > pos)
+        break;
+      pos = std::max(pos, ti.end);
+    }
+    if (pos < var.numElements) {
+      std::size_t end = pos;
+      while (end < var.numElements &&
+             std::none_of(var.mapping.begin(), var.mapping.end(),
+                          [&](const TileInterval &ti) { return ti.begin <= end && end < ti.end; }))
+        ++end;
+      raise<graph_program_compilation_error>(
+          "Engine: ", var.isConstant ? "constant" : "variable", " '", var.name, "' (",
+          var.type, ", ", var.numElements, " elements) is not completely mapped to tiles: "
+          "elements [", pos, ", ", end, ") have no tile; call Graph::setTileMapping");
+    }
+  }
+}
+
+namespace {
+std::uint32_t alignUp(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / a * a; }
+} // namespace
+
+void layOutVariables(const GraphState &graph, CompiledGraph &out) {
+  unsigned numTiles = graph.target.numTiles();
+  std::vector<std::uint64_t> used(numTiles, 0);
+  auto &memory = out.profile.tileMemory;
+  memory.assign(numTiles, TileMemoryUsage());
+  out.variables.clear();
+  out.variables.reserve(graph.vars.size());
+  // Pass 1: addresses. Each piece is aligned to its element size (at least 4 bytes, the
+  // atomic store granularity) so vertices can use natural loads.
+  for (const auto &var : graph.vars) {
+    CompiledVariable cv;
+    cv.name = var.name;
+    cv.type = var.type.id();
+    cv.numElements = var.numElements;
+    cv.isConstant = var.isConstant;
+    std::uint32_t elemSize = var.type.size();
+    std::uint32_t align = std::max<std::uint32_t>(4, elemSize);
+    auto category = var.isConstant ? MemoryCategory::constants : MemoryCategory::variables;
+    for (const auto &ti : var.mapping) {
+      std::uint64_t start = alignUp(std::uint32_t(used[ti.tile]), align);
+      std::uint64_t bytes = (ti.end - ti.begin) * elemSize;
+      memory[ti.tile].gaps += start - used[ti.tile];
+      memory[ti.tile].bytes[unsigned(category)] += bytes;
+      used[ti.tile] = start + bytes;
+      cv.placements.push_back({ti.begin, ti.end, ti.tile, std::uint32_t(start)});
+    }
+    out.variables.push_back(std::move(cv));
+  }
+  // Pass 2: images. Only used bytes are backed by host memory; the capacity check is
+  // checkTileMemory's job.
+  out.tileImages.assign(numTiles, {});
+  for (unsigned t = 0; t < numTiles; ++t)
+    if (used[t] <= graph.target.bytesPerTile)
+      out.tileImages[t].assign(used[t], 0);
+  for (std::size_t v = 0; v < graph.vars.size(); ++v) {
+    const auto &var = graph.vars[v];
+    if (var.initialData.empty())
+      continue;
+    std::uint32_t elemSize = var.type.size();
+    for (const auto &p : out.variables[v].placements) {
+      auto &image = out.tileImages[p.tile];
+      std::uint64_t bytes = (p.end - p.begin) * elemSize;
+      if (p.offset + bytes > image.size())
+        continue; // out of memory; reported by checkTileMemory
+      std::copy_n(var.initialData.begin() + p.begin * elemSize, bytes,
+                  image.begin() + p.offset);
+    }
+  }
+}
+
+void checkTileMemory(const CompiledGraph &out) {
+  const auto &memory = out.profile.tileMemory;
+  std::uint64_t capacity = out.target.bytesPerTile;
+  std::vector<unsigned> over;
+  for (unsigned t = 0; t < memory.size(); ++t)
+    if (memory[t].includingGaps() > capacity)
+      over.push_back(t);
+  if (over.empty())
+    return;
+  std::stable_sort(over.begin(), over.end(), [&](unsigned a, unsigned b) {
+    return memory[a].includingGaps() > memory[b].includingGaps();
+  });
+  std::ostringstream os;
+  os << "Out of memory: Cannot fit all variable data onto one or more tiles. " << over.size()
+     << " tile(s) out of memory (" << capacity << " bytes per tile).";
+  for (std::size_t i = 0; i < std::min<std::size_t>(over.size(), 5); ++i) {
+    unsigned t = over[i];
+    os << " Tile " << t << ": " << memory[t].includingGaps() << " bytes needed (";
+    bool first = true;
+    for (unsigned c = 0; c < kNumMemoryCategories; ++c)
+      if (memory[t].bytes[c]) {
+        os << (first ? "" : ", ") << memoryCategoryLabel(MemoryCategory(c)) << ' '
+           << memory[t].bytes[c];
+        first = false;
+      }
+    if (memory[t].gaps)
+      os << (first ? "" : ", ") << "gaps " << memory[t].gaps;
+    os << "; largest:";
+    // Name the biggest variables on the tile, which is what a user needs to act.
+    std::vector<std::pair<std::uint64_t, std::string>> vars;
+    for (const auto &v : out.variables)
+      for (const auto &p : v.placements)
+        if (p.tile == t)
+          vars.emplace_back((p.end - p.begin) * Type(v.type).size(), v.name);
+    std::sort(vars.rbegin(), vars.rend());
+    for (std::size_t k = 0; k < std::min<std::size_t>(vars.size(), 3); ++k)
+      os << (k ? "," : "") << " '" << vars[k].second << "' " << vars[k].first << " B";
+    os << ").";
+  }
+  throw graph_memory_allocation_error(os.str());
+}
+
+TensorLocation locate(const CompiledGraph &cg, const Tensor &t) {
+  TensorLocation loc;
+  loc.type = t.elementType().id();
+  for (auto d : t.shape())
+    loc.shape.push_back(d);
+  std::uint32_t elemSize = t.elementType().size();
+  auto push = [&](std::uint32_t tile, std::uint32_t offset, std::uint32_t bytes) {
+    if (!loc.runs.empty()) {
+      auto &last = loc.runs.back();
+      if (last.tile == tile && last.offset + last.bytes == offset) {
+        last.bytes += bytes;
+        return;
+      }
+    }
+    loc.runs.push_back({tile, offset, bytes});
+  };
+  for (const auto &r : t.getImpl().regions) {
+    const auto &placements = cg.variables.at(r.var).placements;
+    auto it = std::upper_bound(placements.begin(), placements.end(), r.begin,
+                               [](std::size_t v, const Placement &p) { return v < p.end; });
+    for (std::size_t pos = r.begin; pos < r.end; ++it) {
+      if (it == placements.end() || it->begin > pos)
+        raise<graph_program_compilation_error>("Engine: element ", pos, " of variable '",
+                                               cg.variables[r.var].name, "' is not mapped");
+      std::size_t stop = std::min<std::size_t>(r.end, it->end);
+      push(it->tile, std::uint32_t(it->offset + (pos - it->begin) * elemSize),
+           std::uint32_t((stop - pos) * elemSize));
+      pos = stop;
+    }
+  }
+  return loc;
+}
+
+} // namespace poplar::detail

@@ -1,0 +1,162 @@
+// Executable: a CompiledGraph that serialises as a CBOR description followed by raw tile images.
+#include "compiler/CompiledGraph.hpp"
+#include "core/Errors.hpp"
+
+#include <poplar/Executable.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace poplar {
+namespace detail {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TargetDesc, type, arch, numIPUs, tilesPerIPU, bytesPerTile,
+                                   numWorkerContexts, exchangeBytesPerCycle, clockHz,
+                                   tilesPerSuperTile, minIPUSyncDelay, relativeSyncDelayNone,
+                                   globalSyncCycles, hostBytesPerSecond)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MemRun, tile, offset, bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CopyRun, srcTile, srcOffset, dstTile, dstOffset, bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Placement, begin, end, tile, offset)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVariable, name, type, numElements, isConstant,
+                                   placements)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorLocation, type, shape, runs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexInstance, vertexType, tile, stateOffset, stateBytes,
+                                   perfEstimate)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, copyIn, copyOut)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledExchange, name, runs, exchangeCycles, syncCycles,
+                                   firstTile, lastTile)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledStreamCopy, name, stream, toDevice, runs, hostCycles,
+                                   syncCycles)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledStream, handle, type, numElements, toDevice)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledPrint, title, tensor)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ScalarRef, type, tile, offset)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledSwitch, control, cases, defaultTarget)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledError, message, debugTensor)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Step, kind, arg, target)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostAccess, tensor, isWrite)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileMemoryUsage, bytes, gaps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexTypeUsage, name, instances, stateBytes, cycles)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileStep, kind, name, firstTile, lastTile)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileData, targetType, arch, numIPUs, tilesPerIPU, numTiles,
+                                   numWorkerContexts, bytesPerTile, clockHz, poplarVersion,
+                                   numVertices, numEdges, numVariables, numComputeSets,
+                                   tileMemory, vertexTypes, steps)
+
+namespace {
+
+constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '1'};
+
+nlohmann::json describe(const CompiledGraph &cg) {
+  nlohmann::json j;
+  j["target"] = cg.target;
+  j["variables"] = cg.variables;
+  j["vertexTypeNames"] = cg.vertexTypeNames;
+  j["computeSets"] = cg.computeSets;
+  j["exchanges"] = cg.exchanges;
+  j["streamCopies"] = cg.streamCopies;
+  j["streams"] = cg.streams;
+  j["prints"] = cg.prints;
+  j["scalars"] = cg.scalars;
+  j["switches"] = cg.switches;
+  j["errors"] = cg.errors;
+  j["steps"] = cg.steps;
+  j["programEntries"] = cg.programEntries;
+  j["programNames"] = cg.programNames;
+  j["programStreams"] = cg.programStreams;
+  j["hostAccess"] = cg.hostAccess;
+  j["profile"] = cg.profile;
+  j["numTileImages"] = cg.tileImages.size();
+  return j;
+}
+
+void restore(const nlohmann::json &j, CompiledGraph &cg) {
+  j.at("target").get_to(cg.target);
+  j.at("variables").get_to(cg.variables);
+  j.at("vertexTypeNames").get_to(cg.vertexTypeNames);
+  j.at("computeSets").get_to(cg.computeSets);
+  j.at("exchanges").get_to(cg.exchanges);
+  j.at("streamCopies").get_to(cg.streamCopies);
+  j.at("streams").get_to(cg.streams);
+  j.at("prints").get_to(cg.prints);
+  j.at("scalars").get_to(cg.scalars);
+  j.at("switches").get_to(cg.switches);
+  j.at("errors").get_to(cg.errors);
+  j.at("steps").get_to(cg.steps);
+  j.at("programEntries").get_to(cg.programEntries);
+  j.at("programNames").get_to(cg.programNames);
+  j.at("programStreams").get_to(cg.programStreams);
+  j.at("hostAccess").get_to(cg.hostAccess);
+  j.at("profile").get_to(cg.profile);
+  cg.tileImages.resize(j.at("numTileImages").get<std::size_t>());
+}
+
+void writeU64(std::ostream &out, std::uint64_t v) {
+  out.write(reinterpret_cast<const char *>(&v), sizeof v);
+}
+
+std::uint64_t readU64(std::istream &in, const char *what) {
+  std::uint64_t v = 0;
+  if (!in.read(reinterpret_cast<char *>(&v), sizeof v))
+    raise<poplar_error>("Executable::deserialize: the stream ends inside ", what);
+  return v;
+}
+
+} // namespace
+} // namespace detail
+
+using namespace detail;
+
+Executable::Executable(std::unique_ptr<CompiledGraph> impl) : impl_(std::move(impl)) {}
+Executable::Executable(Executable &&) noexcept = default;
+Executable &Executable::operator=(Executable &&) noexcept = default;
+Executable::~Executable() = default;
+
+std::unique_ptr<CompiledGraph> Executable::release() {
+  if (!impl_)
+    raise<poplar_error>("Executable: already used to build an Engine (or moved from)");
+  return std::move(impl_);
+}
+
+void Executable::serialize(std::ostream &out) const {
+  if (!impl_)
+    raise<poplar_error>("Executable::serialize: the executable is empty (moved from)");
+  auto cbor = nlohmann::json::to_cbor(describe(*impl_));
+  out.write(kMagic, sizeof kMagic);
+  writeU64(out, cbor.size());
+  out.write(reinterpret_cast<const char *>(cbor.data()), std::streamsize(cbor.size()));
+  for (const auto &image : impl_->tileImages) {
+    writeU64(out, image.size());
+    out.write(reinterpret_cast<const char *>(image.data()), std::streamsize(image.size()));
+  }
+  if (!out)
+    raise<poplar_error>("Executable::serialize: writing to the stream failed");
+}
+
+Executable Executable::deserialize(std::istream &in) {
+  char magic[sizeof kMagic] = {};
+  if (!in.read(magic, sizeof magic) || !std::equal(magic, magic + sizeof magic, kMagic))
+    raise<poplar_error>("Executable::deserialize: not a serialised executable (bad magic)");
+  std::uint64_t size = readU64(in, "the header");
+  if (size > (std::uint64_t(1) << 32))
+    raise<poplar_error>("Executable::deserialize: implausible description size ", size);
+  std::vector<std::uint8_t> cbor(size);
+  if (!in.read(reinterpret_cast<char *>(cbor.data()), std::streamsize(size)))
+    raise<poplar_error>("Executable::deserialize: the stream ends inside the description");
+  auto cg = std::make_unique<CompiledGraph>();
+  try {
+    restore(nlohmann::json::from_cbor(cbor), *cg);
+  } catch (const nlohmann::json::exception &e) {
+    raise<poplar_error>("Executable::deserialize: corrupt description: ", e.what());
+  }
+  for (auto &image : cg->tileImages) {
+    std::uint64_t n = readU64(in, "a tile image");
+    if (n > cg->target.bytesPerTile)
+      raise<poplar_error>("Executable::deserialize: tile image of ", n,
+                          " bytes exceeds the tile memory of ", cg->target.bytesPerTile);
+    image.resize(n);
+    if (!in.read(reinterpret_cast<char *>(image.data()), std::streamsize(n)))
+      raise<poplar_error>("Executable::deserialize: the stream ends inside a tile image");
+  }
+  return Executable(std::move(cg));
+}
+
+} // namespace poplar

@@ -1,0 +1,212 @@
+// BSP execution of steps: compute sets, exchanges, host stream copies, prints and control flow.
+#include "engine/Executor.hpp"
+
+#include "compiler/CycleConstants.hpp"
+#include "compiler/ExchangePlan.hpp"
+#include "core/Errors.hpp"
+#include "core/HostConvert.hpp"
+#include "engine/Parallel.hpp"
+#include "engine/TensorPrinter.hpp"
+
+#include <cstring>
+
+namespace poplar::detail {
+
+namespace {
+// Keep the execution trace bounded: a long Repeat must not grow the profile without limit.
+constexpr std::size_t kMaxRecordedSteps = 1u << 20;
+// Below this many bytes, threads cost more than they save.
+constexpr std::size_t kParallelCopyBytes = 1u << 16;
+} // namespace
+
+void Executor::advance(std::uint64_t TileCycles::*phase, std::uint64_t cycles) {
+  for (auto &t : profile_.tileCycles)
+    t.*phase += cycles;
+  device_.clock += cycles;
+}
+
+void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
+  if (profile_.executions.size() < kMaxRecordedSteps)
+    profile_.executions.push_back({run_, step, from, device_.clock});
+}
+
+std::vector<std::uint8_t> Executor::gather(const std::vector<MemRun> &runs) const {
+  std::vector<std::size_t> at(runs.size() + 1, 0);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    at[i + 1] = at[i] + runs[i].bytes;
+  std::vector<std::uint8_t> bytes(at.back());
+  auto one = [&](std::size_t i) {
+    const auto &r = runs[i];
+    std::memcpy(bytes.data() + at[i], device_.tiles[r.tile].data() + r.offset, r.bytes);
+  };
+  if (bytes.size() >= kParallelCopyBytes)
+    parallelFor(runs.size(), one);
+  else
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      one(i);
+  return bytes;
+}
+
+void Executor::scatter(const std::vector<MemRun> &runs, const std::vector<std::uint8_t> &bytes) {
+  std::vector<std::size_t> at(runs.size() + 1, 0);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    at[i + 1] = at[i] + runs[i].bytes;
+  auto one = [&](std::size_t i) {
+    const auto &r = runs[i];
+    std::memcpy(device_.tiles[r.tile].data() + r.offset, bytes.data() + at[i], r.bytes);
+  };
+  if (bytes.size() >= kParallelCopyBytes)
+    parallelFor(runs.size(), one);
+  else
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      one(i);
+}
+
+void Executor::compute(std::uint32_t computeSet) {
+  // Vertex execution arrives with the tile interpreter; an empty compute set still syncs.
+  (void)cg_.computeSets.at(computeSet);
+  advance(&TileCycles::sync, internalSyncCycles(cg_.target));
+}
+
+void Executor::exchange(std::uint32_t index) {
+  const auto &ex = cg_.exchanges[index];
+  // Stage through a buffer: every byte is read before any is written, so a copy between
+  // overlapping views (e.g. a tensor and its reverse) behaves as a true exchange.
+  std::vector<MemRun> src(ex.runs.size()), dst(ex.runs.size());
+  for (std::size_t i = 0; i < ex.runs.size(); ++i) {
+    const auto &r = ex.runs[i];
+    src[i] = {r.srcTile, r.srcOffset, r.bytes};
+    dst[i] = {r.dstTile, r.dstOffset, r.bytes};
+  }
+  scatter(dst, gather(src));
+  advance(&TileCycles::sync, ex.syncCycles);
+  advance(&TileCycles::internalExchange, ex.exchangeCycles);
+}
+
+void Executor::streamCopy(std::uint32_t index) {
+  const auto &sc = cg_.streamCopies[index];
+  auto &connection = device_.streams[sc.stream];
+  std::size_t n = 0;
+  for (const auto &r : sc.runs)
+    n += r.bytes;
+  if (sc.toDevice) {
+    std::vector<std::uint8_t> bytes(n);
+    connection.read(bytes.data(), n);
+    scatter(sc.runs, bytes);
+  } else {
+    auto bytes = gather(sc.runs);
+    connection.write(bytes.data(), n);
+  }
+  advance(&TileCycles::sync, sc.syncCycles);
+  advance(&TileCycles::hostExchange, sc.hostCycles);
+}
+
+void Executor::print(const CompiledPrint &p) {
+  printTensor(print_, p.title, Type(p.tensor.type), p.tensor.shape, gather(p.tensor.runs));
+}
+
+std::int64_t Executor::readScalar(const ScalarRef &s) const {
+  return deviceElementToInt(Type(s.type), device_.tiles[s.tile].data() + s.offset);
+}
+
+std::uint64_t Executor::run(unsigned index) {
+  run_ = std::uint32_t(profile_.runs.size());
+  std::uint64_t start = device_.clock;
+  if (profile_.tileCycles.size() != cg_.target.numTiles())
+    profile_.tileCycles.assign(cg_.target.numTiles(), TileCycles());
+  std::vector<std::uint64_t> loopCounters;
+  std::vector<std::uint32_t> returnStack;
+  auto predicateCost = [&] {
+    advance(&TileCycles::sync, internalSyncCycles(cg_.target));
+    advance(&TileCycles::internalExchange,
+            (kPredicateBroadcastBytes + cg_.target.exchangeBytesPerCycle - 1) /
+                cg_.target.exchangeBytesPerCycle);
+    advance(&TileCycles::computeIncludingIdle, kSupervisorBranchCycles);
+  };
+  for (std::uint32_t pc = cg_.programEntries.at(index);;) {
+    const Step &step = cg_.steps[pc];
+    std::uint64_t from = device_.clock;
+    std::uint32_t next = pc + 1;
+    switch (step.kind) {
+    case StepKind::Compute:
+      compute(step.arg);
+      break;
+    case StepKind::Exchange:
+      exchange(step.arg);
+      break;
+    case StepKind::StreamCopy:
+      streamCopy(step.arg);
+      break;
+    case StepKind::Print:
+      print(cg_.prints[step.arg]);
+      break;
+    case StepKind::Sync:
+      advance(&TileCycles::sync,
+              step.arg ? cg_.target.globalSyncCycles : internalSyncCycles(cg_.target));
+      break;
+    case StepKind::Jump:
+      next = step.target;
+      break;
+    case StepKind::BranchIfZero:
+    case StepKind::BranchIfNonZero: {
+      predicateCost();
+      bool isZero = readScalar(cg_.scalars[step.arg]) == 0;
+      if (isZero == (step.kind == StepKind::BranchIfZero))
+        next = step.target;
+      break;
+    }
+    case StepKind::LoopBegin:
+      loopCounters.push_back(step.arg);
+      break;
+    case StepKind::LoopNext:
+      advance(&TileCycles::computeIncludingIdle, kSupervisorBranchCycles);
+      if (--loopCounters.back() > 0)
+        next = step.target;
+      else
+        loopCounters.pop_back();
+      break;
+    case StepKind::Call:
+      returnStack.push_back(pc + 1);
+      next = step.target;
+      break;
+    case StepKind::Return:
+      next = returnStack.back();
+      returnStack.pop_back();
+      break;
+    case StepKind::Switch: {
+      predicateCost();
+      const auto &sw = cg_.switches[step.arg];
+      auto value = readScalar(sw.control);
+      next = sw.defaultTarget;
+      for (const auto &[caseValue, target] : sw.cases)
+        if (caseValue == value)
+          next = target;
+      break;
+    }
+    case StepKind::Error: {
+      const auto &e = cg_.errors[step.arg];
+      std::ostringstream os;
+      os << "ErrorProgram: " << e.message;
+      if (!e.debugTensor.tensor.runs.empty()) {
+        os << " ";
+        print(e.debugTensor); // also shown on the print stream, as Poplar does
+        printTensor(os, "debug tensor", Type(e.debugTensor.tensor.type),
+                    e.debugTensor.tensor.shape, gather(e.debugTensor.tensor.runs));
+      }
+      std::string text = os.str();
+      if (!text.empty() && text.back() == '\n')
+        text.pop_back();
+      throw application_runtime_error(text);
+    }
+    case StepKind::End:
+      profile_.runs.push_back({index, cg_.programNames.at(index), start, device_.clock});
+      profile_.totalCycles = device_.clock;
+      return device_.clock - start;
+    }
+    if (step.kind != StepKind::Jump && step.kind != StepKind::LoopBegin)
+      recordStep(pc, from);
+    pc = next;
+  }
+}
+
+} // namespace poplar::detail
