@@ -1,7 +1,13 @@
 # Source this file to use the SDK installed here, as with Graphcore's enable.sh:
 #   source <prefix>/enable.sh; g++ --std=c++11 prog.cpp -lpoplar -o prog
 _popsdk_root="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)"
-_popsdk_prepend() { case ":${!1}:" in *":$2:"*) ;; *) export "$1=$2${!1:+:${!1}}" ;; esac; }
+_popsdk_prepend() {
+  local current="${!1:-}"
+  case ":$current:" in
+    *":$2:"*) ;;
+    *) export "$1=$2${current:+:$current}" ;;
+  esac
+}
 _popsdk_prepend PATH "$_popsdk_root/bin"
 _popsdk_prepend CPATH "$_popsdk_root/include"
 _popsdk_prepend LIBRARY_PATH "$_popsdk_root/lib"

@@ -34,10 +34,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledError, message, debugTensor)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Step, kind, arg, target)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostAccess, tensor, isWrite)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileMemoryUsage, bytes, gaps)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexTypeUsage, name, instances, stateBytes, cycles)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexTypeUsage, name, instances, stateBytes, cycles,
+                                   edgePointerBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileStep, kind, name, firstTile, lastTile)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileData, targetType, arch, numIPUs, tilesPerIPU, numTiles,
-                                   numWorkerContexts, bytesPerTile, clockHz, poplarVersion,
+                                   numWorkerContexts, bytesPerTile, clockHz, poplarVersion, numReplicas,
                                    numVertices, numEdges, numVariables, numComputeSets,
                                    tileMemory, vertexTypes, steps)
 

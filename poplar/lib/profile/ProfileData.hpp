@@ -34,6 +34,8 @@ struct VertexTypeUsage {
   std::uint64_t instances = 0;
   std::uint64_t stateBytes = 0;
   std::uint64_t cycles = 0; // summed over all executions (execution profile)
+  /// Part of stateBytes that holds pointers to connected fields ("Edge pointers" in the summary).
+  std::uint64_t edgePointerBytes = 0;
 };
 
 /// One lowered program step (an entry of the executable), described for the profile.
@@ -71,6 +73,7 @@ struct ProfileData {
   std::string targetType; // "IPU_MODEL", "IPU" or "CPU"
   std::string arch;
   unsigned numIPUs = 1, tilesPerIPU = 0, numTiles = 0, numWorkerContexts = 6;
+  unsigned numReplicas = 1; // numIPUs counts every replica's IPUs
   std::uint64_t bytesPerTile = 0;
   double clockHz = 0;
   std::string poplarVersion; // "3.4.0 (<hash>)"
