@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <random>
@@ -360,6 +361,100 @@ TEST(Tensor, ConcatMergesAndInterleaves) {
   });
   EXPECT_TRUE(g.containsAliases());
   EXPECT_FALSE(f.containsAliases());
+}
+
+TEST(Tensor, RandomChainsOfViewsMatchReference) {
+  // Each op runs on the output of the previous one, so inputs have many, reversed, repeated
+  // and interleaved regions.
+  std::mt19937 rng(42);
+  for (int chain = 0; chain < 200; ++chain) {
+    Tensor t = fragmented();
+    for (int step = 0; step < 5 && t.numElements() < 4000; ++step) {
+      const Shape shape = t.shape();
+      const unsigned dim = rng() % 3;
+      const std::size_t n = shape[dim];
+      switch (rng() % 6) {
+      case 0: {
+        const std::size_t b = n ? rng() % n : 0;
+        const std::size_t e = b + (n - b ? rng() % (n - b + 1) : 0);
+        Shape out = shape;
+        out[dim] = e - b;
+        Tensor r = t.slice(b, e, dim);
+        expectView(r, t, out, [&](const Shape &i) {
+          Shape s = i;
+          s[dim] += b;
+          return s;
+        });
+        t = r;
+        break;
+      }
+      case 1: {
+        std::vector<unsigned> perm = {0, 1, 2};
+        std::shuffle(perm.begin(), perm.end(), rng);
+        Tensor r = t.dimShuffle(perm);
+        expectView(r, t, {shape[perm[0]], shape[perm[1]], shape[perm[2]]}, [&](const Shape &i) {
+          Shape s(3);
+          for (unsigned k = 0; k < 3; ++k)
+            s[perm[k]] = i[k];
+          return s;
+        });
+        t = r;
+        break;
+      }
+      case 2: {
+        Tensor r = t.reverse(dim);
+        expectView(r, t, shape, [&](const Shape &i) {
+          Shape s = i;
+          s[dim] = n - 1 - i[dim];
+          return s;
+        });
+        t = r;
+        break;
+      }
+      case 3: {
+        const unsigned stride = 1 + rng() % 3;
+        Shape out = shape;
+        out[dim] = (n + stride - 1) / stride;
+        Tensor r = t.subSample(stride, dim);
+        expectView(r, t, out, [&](const Shape &i) {
+          Shape s = i;
+          s[dim] *= stride;
+          return s;
+        });
+        t = r;
+        break;
+      }
+      case 4: {
+        const unsigned times = 1 + rng() % 3;
+        Shape out = shape;
+        out[dim] *= times;
+        Tensor r = t.broadcast(times, dim);
+        expectView(r, t, out, [&](const Shape &i) {
+          Shape s = i;
+          s[dim] %= n;
+          return s;
+        });
+        t = r;
+        break;
+      }
+      default: {
+        const unsigned scale = 1 + rng() % 3;
+        Shape out = shape;
+        out[dim] *= scale;
+        Tensor r = t.upsample(scale, dim, UpsampleMethod::REPEAT);
+        expectView(r, t, out, [&](const Shape &i) {
+          Shape s = i;
+          s[dim] /= scale;
+          return s;
+        });
+        t = r;
+        break;
+      }
+      }
+      if (::testing::Test::HasFailure())
+        return;
+    }
+  }
 }
 
 TEST(Tensor, ZeroSizedEdges) {

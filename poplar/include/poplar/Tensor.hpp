@@ -88,7 +88,6 @@ private:
 };
 
 Tensor concat(ArrayRef<Tensor> ts, unsigned dimension = 0);
-Tensor concat(const std::vector<Tensor> &ts, unsigned dimension = 0);
 Tensor concat(const Tensor &first, const Tensor &second, unsigned dimension = 0);
 Tensor append(const Tensor &first, const Tensor &second, unsigned dimension = 0);
 

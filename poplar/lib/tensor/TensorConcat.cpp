@@ -57,10 +57,6 @@ Tensor concat(ArrayRef<Tensor> ts, unsigned dimension) {
   return Tensor(std::move(impl));
 }
 
-Tensor concat(const std::vector<Tensor> &ts, unsigned dimension) {
-  return concat(ArrayRef<Tensor>(ts), dimension);
-}
-
 Tensor concat(const Tensor &first, const Tensor &second, unsigned dimension) {
   const Tensor both[] = {first, second};
   return concat(ArrayRef<Tensor>(both, 2), dimension);

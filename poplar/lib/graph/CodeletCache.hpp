@@ -1,0 +1,24 @@
+// Compiling codelet sources with the installed popc, cached by a hash of source, flags and popc.
+#pragma once
+
+#include <string>
+
+namespace poplar::detail {
+
+/// The popc to run: $POPC if set, else popc beside libpoplar (<prefix>/bin), else popc on PATH.
+/// Throws graph_object_load_error if none is found.
+std::string findPopc();
+
+/// Returns the path of a .gp compiled from `sourcePath` with `compileFlags` for `target`,
+/// compiling it with popc unless the cache ($POPLAR_CODELET_CACHE, else
+/// $XDG_CACHE_HOME/poplar-sdk/codelets, else ~/.cache/poplar-sdk/codelets) has it. The cache key
+/// hashes the source text, the flags, the target and the popc executable itself. Entries are
+/// written under a temporary name and renamed, so concurrent processes never see half a file.
+/// A popc failure throws graph_object_load_error carrying popc's diagnostics.
+std::string compileCodeletCached(const std::string &sourcePath, const std::string &compileFlags,
+                                 const std::string &target);
+
+/// Forgets a cache entry found to be corrupt, so the next compile rebuilds it.
+void evictCodelet(const std::string &gpPath);
+
+} // namespace poplar::detail
