@@ -1,0 +1,48 @@
+// Cycle model: thread cycles per instruction (Opcodes.def) and a compute set's time on one tile.
+//
+// A tile interleaves 6 worker contexts round-robin, one bundle each per 6 tile cycles, so a
+// worker's thread cycles become tile cycles x 6 (ipu-model.md 1.2). For one compute set on one
+// tile, vertices are placed in order, greedily, onto the least-loaded context; a MultiVertex
+// waits until every context is free (runall needs all workers idle) and then loads context w
+// with its worker w's cycles. Tile cycles = 6 x (busiest context) + supervisor launch overhead.
+// Constants and their sources: docs/cycle-model.md, section "Compute".
+#pragma once
+
+#include "isa/Isa.hpp"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace poplar::interp {
+
+constexpr unsigned kNumWorkerContexts = 6;
+
+struct CycleModelParams {
+  unsigned workerContexts = kNumWorkerContexts; // CTXT_WORKERS on ipu1/ipu2/ipu21
+  // Supervisor tile cycles per Vertex launch: one dependent `run` bundle [D: 6].
+  uint64_t vertexLaunchCycles = 6;
+  // Supervisor tile cycles per MultiVertex launch and sync: basicOpSupervisorOverhead = 11.
+  uint64_t multiVertexLaunchCycles = 11;
+};
+
+// The measured thread cycles of one vertex instance of a compute set on a tile.
+struct VertexCycles {
+  bool multiVertex = false;
+  // Vertex: one entry. MultiVertex: one entry per worker (missing workers count as idle).
+  std::vector<uint64_t> workerCycles;
+};
+
+struct TileComputeCycles {
+  uint64_t tileCycles = 0;       // what the compute set costs this tile
+  uint64_t busyThreadCycles = 0; // sum over contexts of thread cycles (excluding idle)
+  uint64_t supervisorCycles = 0; // launch overhead included in tileCycles
+  std::array<uint64_t, kNumWorkerContexts> contextCycles{};
+};
+
+constexpr uint64_t threadCycles(isa::Opcode op) { return isa::cycles(op); }
+
+TileComputeCycles scheduleTile(const std::vector<VertexCycles> &vertices,
+                               const CycleModelParams &params = {});
+
+} // namespace poplar::interp

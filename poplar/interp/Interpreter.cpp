@@ -1,0 +1,66 @@
+// Interpreter entry points: the calling convention, the choice of dispatcher, trap names.
+#include "interp/Interpreter.hpp"
+
+namespace poplar::interp {
+namespace detail {
+RunResult executeSwitch(const DecodedCode &, uint32_t, TileMemory, WorkerState &, uint64_t);
+#if defined(__GNUC__)
+RunResult executeGoto(const DecodedCode &, uint32_t, TileMemory, WorkerState &, uint64_t);
+#endif
+} // namespace detail
+
+const char *trapName(Trap trap) {
+  switch (trap) {
+  case Trap::None:
+    return "none";
+  case Trap::OutOfBounds:
+    return "out-of-bounds access";
+  case Trap::Misaligned:
+    return "misaligned access";
+  case Trap::DivideByZero:
+    return "integer division by zero";
+  case Trap::BudgetExceeded:
+    return "instruction budget exceeded";
+  case Trap::BadInstruction:
+    return "bad instruction";
+  case Trap::BadJump:
+    return "jump outside the code";
+  case Trap::StackOverflow:
+    return "stack overflow";
+  case Trap::Explicit:
+    return "trap instruction";
+  }
+  return "unknown trap";
+}
+
+Dispatch defaultDispatch() {
+#if defined(__GNUC__) && !defined(POPLAR_INTERP_SWITCH_DISPATCH)
+  return Dispatch::ComputedGoto;
+#else
+  return Dispatch::Switch;
+#endif
+}
+
+RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,
+                  uint64_t budget, Dispatch dispatch) {
+#if defined(__GNUC__)
+  if (dispatch == Dispatch::ComputedGoto)
+    return detail::executeGoto(code, entryPc, mem, state, budget);
+#endif
+  return detail::executeSwitch(code, entryPc, mem, state, budget);
+}
+
+RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch) {
+  WorkerState state;
+  state.workerId = launch.workerId;
+  state.stackLo = launch.stackBase;
+  state.stackHi = launch.stackBase + launch.stackSize;
+  state.regs[isa::kRegArg0] = launch.vertexState;
+  state.regs[isa::kRegArg1] = launch.workerId;
+  state.regs[isa::kRegGp] = launch.globals;
+  state.regs[isa::kRegSp] = state.stackHi;
+  state.regs[isa::kRegLr] = isa::kExitLr;
+  return execute(code, entryPc, mem, state, launch.budget);
+}
+
+} // namespace poplar::interp

@@ -1,0 +1,182 @@
+// Semantics of the non-trivial instructions as small inline functions shared by both dispatchers.
+#pragma once
+
+#include "interp/Interpreter.hpp"
+#include "isa/Half.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace poplar::interp::ops {
+
+using isa::bitsToFloat;
+using isa::floatToBits;
+
+inline float f(uint32_t u) { return bitsToFloat(u); }
+inline uint32_t u(float x) { return floatToBits(x); }
+// An arithmetic result: NaNs become the canonical NaN, because which input NaN the host
+// propagates depends on the compiler's operand order (it may commute a+b or a*b in fma).
+inline uint32_t un(float x) { return x != x ? isa::kCanonicalNaN : floatToBits(x); }
+inline float fn(float x) { return x != x ? bitsToFloat(isa::kCanonicalNaN) : x; }
+
+// Tile memory is little-endian like the IPU; so is every host we build for.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "tile memory access assumes LE host");
+
+// True if [addr, addr+n) lies in the window and addr is a multiple of align (a power of 2).
+inline bool accessOk(const TileMemory &m, uint32_t addr, uint32_t n, uint32_t align) {
+  return !(addr & (align - 1)) && uint64_t(uint32_t(addr - m.base)) + n <= m.size;
+}
+inline Trap accessTrap(uint32_t addr, uint32_t align) {
+  return (addr & (align - 1)) ? Trap::Misaligned : Trap::OutOfBounds;
+}
+
+template <typename T> inline T load(const TileMemory &m, uint32_t addr) {
+  T v;
+  std::memcpy(&v, m.data + (addr - m.base), sizeof(T));
+  return v;
+}
+template <typename T> inline void store(const TileMemory &m, uint32_t addr, T v) {
+  std::memcpy(m.data + (addr - m.base), &v, sizeof(T));
+}
+
+// Callers have already trapped on a zero divisor; INT_MIN / -1 wraps as on two's complement.
+inline uint32_t divs(uint32_t a, uint32_t b) {
+  if (int32_t(b) == -1)
+    return 0u - a;
+  return uint32_t(int32_t(a) / int32_t(b));
+}
+inline uint32_t rems(uint32_t a, uint32_t b) {
+  if (int32_t(b) == -1)
+    return 0;
+  return uint32_t(int32_t(a) % int32_t(b));
+}
+inline uint32_t sra(uint32_t a, uint32_t s) { return uint32_t(int32_t(a) >> (s & 31)); }
+inline uint32_t mulhs(uint32_t a, uint32_t b) {
+  return uint32_t(uint64_t(int64_t(int32_t(a)) * int64_t(int32_t(b))) >> 32);
+}
+inline uint32_t mulhu(uint32_t a, uint32_t b) { return uint32_t((uint64_t(a) * b) >> 32); }
+inline uint32_t clz(uint32_t a) { return a ? uint32_t(__builtin_clz(a)) : 32; }
+inline uint32_t ctz(uint32_t a) { return a ? uint32_t(__builtin_ctz(a)) : 32; }
+inline uint32_t sext8(uint32_t a) { return uint32_t(int32_t(int8_t(uint8_t(a)))); }
+inline uint32_t sext16(uint32_t a) { return uint32_t(int32_t(int16_t(uint16_t(a)))); }
+
+// IEEE 754-2019 minimumNumber/maximumNumber: a NaN loses, and -0 < +0.
+inline uint32_t fmin(uint32_t a, uint32_t b) {
+  const float x = f(a), y = f(b);
+  if (std::isnan(x))
+    return std::isnan(y) ? isa::kCanonicalNaN : b;
+  if (std::isnan(y) || x < y || (x == y && std::signbit(x)))
+    return a;
+  return b;
+}
+inline uint32_t fmax(uint32_t a, uint32_t b) {
+  const float x = f(a), y = f(b);
+  if (std::isnan(x))
+    return std::isnan(y) ? isa::kCanonicalNaN : b;
+  if (std::isnan(y) || x > y || (x == y && !std::signbit(x)))
+    return a;
+  return b;
+}
+
+inline uint32_t ftoi(uint32_t a) {
+  const float x = f(a);
+  if (std::isnan(x))
+    return 0;
+  if (x >= 2147483648.0f)
+    return uint32_t(std::numeric_limits<int32_t>::max());
+  if (x <= -2147483648.0f)
+    return uint32_t(std::numeric_limits<int32_t>::min());
+  return uint32_t(int32_t(x));
+}
+inline uint32_t ftou(uint32_t a) {
+  const float x = f(a);
+  if (!(x > -1.0f)) // NaN or <= -1
+    return 0;
+  if (x >= 4294967296.0f)
+    return 0xffffffffu;
+  return uint32_t(x);
+}
+
+inline uint32_t ftoh(uint32_t a) { return isa::floatToHalf(f(a)); }
+inline uint32_t htof(uint32_t a) { return u(isa::halfToFloat(uint16_t(a))); }
+
+// f16 lane k (0..3) of a register pair.
+inline float lane16(const uint32_t *pair, unsigned k) {
+  return isa::halfToFloat(uint16_t(pair[k >> 1] >> ((k & 1) * 16)));
+}
+inline void setLane16(uint32_t *pair, unsigned k, float v) {
+  const unsigned shift = (k & 1) * 16;
+  pair[k >> 1] =
+      (pair[k >> 1] & ~(0xffffu << shift)) | (uint32_t(isa::floatToHalf(fn(v))) << shift);
+}
+
+enum class VecOp { Add, Sub, Mul };
+inline float apply(VecOp op, float x, float y) {
+  return op == VecOp::Add ? x + y : op == VecOp::Sub ? x - y : x * y;
+}
+
+// Pair operations read both sources before writing, so rd may alias ra or rb.
+inline void f32v2(uint32_t *r, unsigned d, unsigned a, unsigned b, VecOp op) {
+  const float x0 = apply(op, f(r[a]), f(r[b])), x1 = apply(op, f(r[a + 1]), f(r[b + 1]));
+  r[d] = un(x0);
+  r[d + 1] = un(x1);
+}
+inline void f32v2fma(uint32_t *r, unsigned d, unsigned a, unsigned b, unsigned c) {
+  const float x0 = std::fma(f(r[a]), f(r[b]), f(r[c]));
+  const float x1 = std::fma(f(r[a + 1]), f(r[b + 1]), f(r[c + 1]));
+  r[d] = un(x0);
+  r[d + 1] = un(x1);
+}
+inline void f16v4(uint32_t *r, unsigned d, unsigned a, unsigned b, VecOp op) {
+  uint32_t out[2] = {0, 0};
+  for (unsigned k = 0; k < 4; ++k)
+    setLane16(out, k, apply(op, lane16(r + a, k), lane16(r + b, k)));
+  r[d] = out[0];
+  r[d + 1] = out[1];
+}
+inline void f16v4fma(uint32_t *r, unsigned d, unsigned a, unsigned b, unsigned c) {
+  uint32_t out[2] = {0, 0};
+  for (unsigned k = 0; k < 4; ++k)
+    setLane16(out, k, std::fma(lane16(r + a, k), lane16(r + b, k), lane16(r + c, k)));
+  r[d] = out[0];
+  r[d + 1] = out[1];
+}
+inline uint32_t f16v4sum(const uint32_t *r, unsigned a) {
+  return un((lane16(r + a, 0) + lane16(r + a, 1)) + (lane16(r + a, 2) + lane16(r + a, 3)));
+}
+inline void f16v2tof32v2(uint32_t *r, unsigned d, unsigned a) {
+  const uint32_t v = r[a];
+  r[d] = htof(v & 0xffff);
+  r[d + 1] = htof(v >> 16);
+}
+inline uint32_t f32v2tof16v2(const uint32_t *r, unsigned a) {
+  return ftoh(r[a]) | (ftoh(r[a + 1]) << 16);
+}
+
+// AMP (Opcodes.def group Amp). Callers have bounds-checked the weight block.
+inline void ampLoadF32(WorkerState &s, const TileMemory &m, uint32_t addr) {
+  for (unsigned i = 0; i < 16; ++i)
+    s.weights[i] = f(load<uint32_t>(m, addr + 4 * i));
+}
+inline void ampLoadF16(WorkerState &s, const TileMemory &m, uint32_t addr) {
+  for (unsigned i = 0; i < 64; ++i)
+    s.weights[i] = isa::halfToFloat(load<uint16_t>(m, addr + 2 * i));
+}
+inline void ampF32(WorkerState &s, unsigned a) {
+  const float x0 = f(s.regs[a]), x1 = f(s.regs[a + 1]);
+  for (unsigned i = 0; i < 8; ++i)
+    s.acc[i] = fn((s.acc[i] + s.weights[2 * i] * x0) + s.weights[2 * i + 1] * x1);
+}
+inline void ampF16(WorkerState &s, unsigned a) {
+  float x[4];
+  for (unsigned k = 0; k < 4; ++k)
+    x[k] = lane16(s.regs + a, k);
+  for (unsigned i = 0; i < 16; ++i) {
+    const float *w = s.weights + 4 * i;
+    s.acc[i] = fn(s.acc[i] + (((w[0] * x[0] + w[1] * x[1]) + w[2] * x[2]) + w[3] * x[3]));
+  }
+}
+
+} // namespace poplar::interp::ops

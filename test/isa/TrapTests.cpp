@@ -1,0 +1,152 @@
+// Every trap kind is reported with the right kind, pc and faulting address, on both dispatchers.
+#include "IsaTestUtil.hpp"
+
+namespace poplar::isatest {
+namespace {
+
+class TrapTest : public testing::TestWithParam<Dispatch> {
+protected:
+  Machine m;
+  RunResult run(const std::string &text) {
+    m.r(20) = kBase;
+    return m.run(text, GetParam());
+  }
+};
+
+TEST_P(TrapTest, OutOfBoundsLoadsAndStoresAtBothEnds) {
+  struct Case {
+    const char *text;
+    uint32_t address;
+  } cases[] = {
+      {"nop\nld32 r1, [r20-4]", kBase - 4},
+      {"nop\nld32 r1, [r20+256]", kBase + 256},
+      {"nop\nld64 r2, [r20+256]", kBase + 256},
+      {"nop\nld8u r1, [r20+256]", kBase + 256},
+      {"nop\nld8u r1, [r20-1]", kBase - 1},
+      {"nop\nst32 r1, [r20-4]", kBase - 4},
+      {"nop\nst16 r1, [r20+256]", kBase + 256},
+      {"nop\nst64 r2, [r20+256]", kBase + 256},
+      {"nop\nld32 r1, [zero+0]", 0},
+      {"nop\nst8 r1, [zero+0x3ffff]", 0x3ffff},
+      {"nop\nld32p r1, [r20+=-4]\nld32p r1, [r20+=-4]", kBase - 4},
+      {"nop\nampwf16 r21", kBase + 192},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.text);
+    m.r(21) = kBase + 192; // 128-byte weight block overruns the 256-byte memory
+    RunResult r = run(c.text);
+    EXPECT_EQ(r.trap, Trap::OutOfBounds);
+    EXPECT_EQ(r.address, c.address);
+    EXPECT_EQ(r.pc, std::string(c.text).find("ld32p") != std::string::npos ? 2u : 1u);
+  }
+  // The last bytes of memory are reachable; one past them is not.
+  EXPECT_EQ(run("ld32 r1, [r20+252]\nexit zero").trap, Trap::None);
+  EXPECT_EQ(run("st8 r1, [r20+255]\nexit zero").trap, Trap::None);
+}
+
+TEST_P(TrapTest, Misaligned) {
+  for (const char *text : {"nop\nld32 r1, [r20+2]", "nop\nst16 r1, [r20+1]",
+                           "nop\nld64 r2, [r20+4]", "nop\nst64p r2, [r21+=8]"}) {
+    SCOPED_TRACE(text);
+    m.r(21) = kBase + 4;
+    RunResult r = run(text);
+    EXPECT_EQ(r.trap, Trap::Misaligned);
+    EXPECT_EQ(r.pc, 1u);
+  }
+}
+
+TEST_P(TrapTest, DivideByZero) {
+  for (const char *text :
+       {"nop\ndivs r1, r2, zero", "nop\ndivu r1, r2, zero", "nop\nrems r1, r2, zero",
+        "nop\nremu r1, r2, zero", "nop\ndivsi r1, r2, 0", "nop\nremui r1, r2, 0"}) {
+    SCOPED_TRACE(text);
+    m.r(1) = 77;
+    RunResult r = run(text);
+    EXPECT_EQ(r.trap, Trap::DivideByZero);
+    EXPECT_EQ(r.pc, 1u);
+    EXPECT_EQ(m.r(1), 77u) << "a trapping instruction writes nothing";
+  }
+}
+
+TEST_P(TrapTest, BudgetExceeded) {
+  m.budget = 1000;
+  RunResult r = run("loop: addi r1, r1, 1\nbr loop");
+  EXPECT_EQ(r.trap, Trap::BudgetExceeded);
+  EXPECT_EQ(r.instructions, 1000u);
+  EXPECT_EQ(r.pc, 0u);
+  EXPECT_EQ(m.r(1), 500u);
+  // Inside a rpt body the trap names the body instruction that did not issue.
+  m = Machine();
+  m.budget = 6;
+  m.r(1) = 100;
+  r = run("rpt r1, 2\naddi r2, r2, 1\naddi r3, r3, 1\nexit zero");
+  EXPECT_EQ(r.trap, Trap::BudgetExceeded);
+  EXPECT_EQ(r.pc, 2u);
+  EXPECT_EQ(m.r(2), 3u);
+  EXPECT_EQ(m.r(3), 2u);
+}
+
+TEST_P(TrapTest, BadInstructions) {
+  struct Case {
+    const char *text;
+    uint32_t pc;
+  } cases[] = {
+      {"nop\n.word 0", 1},               // opcode 0
+      {"nop\n.word 0xfe", 1},            // opcode past the table
+      {"nop\nnop", 2},                   // falling off the end
+      {"br @5\nnop", 0},                 // branch out of the code
+      {"nop\nrpt r1, 2\nnop\nbr @0", 1}, // control flow in a rpt body
+      {"nop\nrpt r1, 3\nnop", 1},        // rpt body past the end
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.text);
+    RunResult r = run(c.text);
+    EXPECT_EQ(r.trap, Trap::BadInstruction);
+    EXPECT_EQ(r.pc, c.pc);
+  }
+}
+
+TEST_P(TrapTest, BadJumpStackOverflowAndExplicit) {
+  RunResult r = run("movi lr, 99\nret");
+  EXPECT_EQ(r.trap, Trap::BadJump);
+  EXPECT_EQ(r.pc, 1u);
+  r = run("spadd -64\nspadd -64\nspadd -8");
+  EXPECT_EQ(r.trap, Trap::StackOverflow);
+  EXPECT_EQ(r.pc, 2u);
+  EXPECT_EQ(m.r(isa::kRegSp), kBase + 128);
+  r = run("nop\ntrap 42");
+  EXPECT_EQ(r.trap, Trap::Explicit);
+  EXPECT_EQ(r.pc, 1u);
+  EXPECT_EQ(r.result, 42u);
+  auto code = interp::decodeCode(assembleOrDie("exit zero"));
+  r = interp::execute(code, 5, m.tile(), m.state, 10, GetParam());
+  EXPECT_EQ(r.trap, Trap::BadJump) << "entry pc outside the code";
+}
+
+TEST_P(TrapTest, RunSetsUpTheCallingConvention) {
+  // Stores its arguments through the vertex state pointer and returns through lr.
+  auto code = interp::decodeCode(assembleOrDie(
+      "st32 r2, [r1+0]\nst32 gp, [r1+4]\nst32 sp, [r1+8]\nwid r3\nspadd -8\nst32 r3, [sp+0]\n"
+      "movi r1, 1\nret"));
+  interp::Launch launch;
+  launch.vertexState = kBase + 16;
+  launch.workerId = 5;
+  launch.globals = 0x1234;
+  launch.stackBase = kBase + 128;
+  launch.stackSize = 128;
+  RunResult r = interp::run(code, 0, m.tile(), launch);
+  EXPECT_EQ(r.trap, Trap::None);
+  EXPECT_EQ(r.result, 1u);
+  EXPECT_EQ(r.pc, 7u);
+  EXPECT_EQ(r.instructions, 8u);
+  EXPECT_EQ(m.word(kBase + 16), 5u);
+  EXPECT_EQ(m.word(kBase + 20), 0x1234u);
+  EXPECT_EQ(m.word(kBase + 24), kBase + 256);
+  EXPECT_EQ(m.word(kBase + 248), 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dispatch, TrapTest,
+                         testing::Values(Dispatch::ComputedGoto, Dispatch::Switch), dispatchName);
+
+} // namespace
+} // namespace poplar::isatest
