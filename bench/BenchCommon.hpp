@@ -1,0 +1,78 @@
+// Helpers shared by the benchmarks: hand-written linear tile mapping and the native memcpy
+// reference timed in the same run.
+#pragma once
+
+#include <poplar/Graph.hpp>
+#include <poplar/Tensor.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace popsdk::bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Maps the flattened `t` over `numTiles` tiles in equal contiguous slices, tile 0 first, as
+/// poputil::mapTensorLinearly does with a grain of one element (done by hand here so the
+/// benchmark needs only libpoplar). Returns the number of elements per tile.
+inline std::size_t mapLinearly(poplar::Graph &graph, const poplar::Tensor &t, unsigned numTiles) {
+  poplar::Tensor flat = t.flatten();
+  std::size_t n = flat.numElements();
+  std::size_t perTile = (n + numTiles - 1) / numTiles;
+  for (unsigned tile = 0; tile < numTiles; ++tile) {
+    std::size_t begin = std::min(n, tile * perTile), end = std::min(n, begin + perTile);
+    if (begin < end)
+      graph.setTileMapping(flat.slice(begin, end), tile);
+  }
+  return perTile;
+}
+
+/// Median seconds for one memcpy of `bytes` between two warm, 64-byte aligned host buffers:
+/// the native reference for moving the same bytes. Alignment is fixed because glibc's
+/// `rep movsb` path is up to 20x slower on some AMD CPUs when source and destination are not
+/// co-aligned (docs/performance.md). Repeats for about 20 ms; the median keeps a busy
+/// machine's preemptions out of the reference.
+inline double nativeCopySeconds(std::size_t bytes) {
+  struct Free {
+    void operator()(void *p) const { std::free(p); }
+  };
+  std::size_t size = (bytes + 63) / 64 * 64;
+  std::unique_ptr<std::uint8_t, Free> src(
+      static_cast<std::uint8_t *>(std::aligned_alloc(64, size)));
+  std::unique_ptr<std::uint8_t, Free> dst(
+      static_cast<std::uint8_t *>(std::aligned_alloc(64, size)));
+  std::memset(src.get(), 1, size);
+  std::memcpy(dst.get(), src.get(), bytes); // warm-up: fault the pages in
+  std::vector<double> times;
+  auto begin = Clock::now();
+  do {
+    auto start = Clock::now();
+    std::memcpy(dst.get(), src.get(), bytes);
+    benchmark::DoNotOptimize(dst.get());
+    benchmark::ClobberMemory();
+    times.push_back(secondsSince(start));
+  } while (secondsSince(begin) < 0.02 || times.size() < 5);
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+/// Sets the native-reference counters: the reference's own time and host/native.
+inline void reportNative(benchmark::State &state, double hostSecondsPerIter, std::size_t bytes) {
+  double native = nativeCopySeconds(bytes);
+  state.counters["native_us"] = native * 1e6;
+  state.counters["host/native"] = hostSecondsPerIter / native;
+}
+
+} // namespace popsdk::bench
