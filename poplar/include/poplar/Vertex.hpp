@@ -72,8 +72,7 @@ public:
 };
 
 /// A list of vectors: the address of an array of {address, count} pairs, and the pair count.
-template <typename T, VectorListLayout Layout = VectorListLayout::DELTANELEMENTS>
-class VectorList {
+template <typename T, VectorListLayout Layout = VectorListLayout::DELTANELEMENTS> class VectorList {
 public:
   typedef Vector<T, VectorLayout::SPAN> value_type;
   static constexpr VectorListLayout layout = Layout;

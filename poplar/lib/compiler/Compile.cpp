@@ -3,32 +3,13 @@
 
 #include "compiler/Layout.hpp"
 #include "compiler/Lower.hpp"
+#include "compiler/Vertices.hpp"
 #include "core/Errors.hpp"
 #include "core/Logging.hpp"
 
 namespace poplar::detail {
 
 namespace {
-
-void compileComputeSets(const GraphState &graph, CompiledGraph &out) {
-  for (const auto &cs : graph.computeSets) {
-    CompiledComputeSet ccs;
-    ccs.name = cs.name;
-    for (unsigned v : cs.vertices) {
-      const auto &vertex = graph.vertices[v];
-      if (vertex.tile == kUnmapped)
-        raise<graph_program_compilation_error>("Engine: vertex ", v, " ('", vertex.type,
-                                               "') in compute set '", cs.name,
-                                               "' is not mapped to a tile; call "
-                                               "Graph::setTileMapping(vertex, tile)");
-      // Vertex state layout and code placement come with the tile interpreter (issue 3).
-      raise<graph_program_compilation_error>("Engine: vertex '", vertex.type,
-                                             "' cannot be compiled: this build has no tile "
-                                             "interpreter yet");
-    }
-    out.computeSets.push_back(std::move(ccs));
-  }
-}
 
 void describeForProfile(const GraphState &graph, CompiledGraph &out) {
   auto &p = out.profile;
@@ -84,14 +65,26 @@ void describeForProfile(const GraphState &graph, CompiledGraph &out) {
 
 } // namespace
 
-std::unique_ptr<CompiledGraph> compile(const GraphState &graph,
-                                       const std::vector<program::Program> &programs) {
+std::unique_ptr<CompiledGraph>
+compile(const GraphState &graph, const std::vector<program::Program> &programs,
+        const std::function<void(const ProfileData &)> &onOutOfMemory) {
   auto out = std::make_unique<CompiledGraph>();
   out->target = graph.target;
   checkAllMapped(graph);
-  layOutVariables(graph, *out);
-  checkTileMemory(*out);
-  compileComputeSets(graph, *out);
+  TileAllocator alloc(graph.target.numTiles(), out->profile.tileMemory);
+  placeCodeletData(graph, *out, alloc); // first: the same offsets on every tile
+  layOutVariables(graph, *out, alloc);
+  compileVertices(graph, *out, alloc);
+  out->tileImages = alloc.images(graph.target.bytesPerTile);
+  try {
+    checkTileMemory(*out);
+  } catch (const graph_memory_allocation_error &) {
+    if (onOutOfMemory) {
+      describeForProfile(graph, *out);
+      onOutOfMemory(out->profile);
+    }
+    throw;
+  }
   // Every stream is listed, used or not, so the host may connect any of them.
   out->streams.resize(graph.streams.size());
   for (const auto &[handle, s] : graph.streams)

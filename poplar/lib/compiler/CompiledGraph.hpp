@@ -54,9 +54,29 @@ struct TensorLocation {
   }
 };
 
+/// A loaded codelet object: the .gp bytes, and where its data section sits on every tile that
+/// runs its vertices (the same offset everywhere, so its code is relocated once).
+struct CompiledCodelet {
+  std::vector<std::uint8_t> gpBytes;
+  std::uint32_t dataOffset = 0;
+};
+
+struct CompiledVertexType {
+  std::string name;
+  std::uint32_t codelet = 0; // index into CompiledGraph::codelets
+  std::uint32_t entry = 0;   // pc of the entry point
+  bool multiVertex = false;
+};
+
+/// Each tile that runs vertices has one stack per worker context at `offset`.
+struct TileStacks {
+  std::uint32_t offset = 0, bytesPerWorker = 0;
+};
+
 /// One vertex as placed on its tile: its state block holds the field pointers and sizes.
 struct VertexInstance {
-  std::uint32_t vertexType = 0; // index into CompiledGraph::vertexTypeNames
+  std::uint32_t vertexType = 0; // index into CompiledGraph::vertexTypes
+  std::uint32_t id = 0;         // the graph's vertex id, for messages
   std::uint32_t tile = 0;
   std::uint32_t stateOffset = 0, stateBytes = 0;
   std::int64_t perfEstimate = -1; // setPerfEstimate cycles, or -1
@@ -65,8 +85,11 @@ struct VertexInstance {
 struct CompiledComputeSet {
   std::string name;
   std::vector<VertexInstance> vertices; // sorted by tile
-  /// Copies that gather non-contiguous field data before the vertices run, and scatter after.
+  /// Copies that gather field data that is remote or not contiguous into a buffer on the
+  /// vertex's tile before the vertices run, and scatter outputs back after; exchange cycles of
+  /// each (0 if there is nothing to copy).
   std::vector<CopyRun> copyIn, copyOut;
+  std::uint64_t copyInCycles = 0, copyOutCycles = 0;
 };
 
 struct CompiledExchange {
@@ -156,7 +179,9 @@ struct CompiledGraph {
   std::vector<CompiledVariable> variables;
   /// Initial memory of each tile: variables (zeroed), constants, vertex state.
   std::vector<std::vector<std::uint8_t>> tileImages;
-  std::vector<std::string> vertexTypeNames;
+  std::vector<CompiledCodelet> codelets;
+  std::vector<CompiledVertexType> vertexTypes;
+  std::vector<TileStacks> stacks; // one per tile (bytesPerWorker 0 where no vertex runs)
   std::vector<CompiledComputeSet> computeSets;
   std::vector<CompiledExchange> exchanges;
   std::vector<CompiledStreamCopy> streamCopies;

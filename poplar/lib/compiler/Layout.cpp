@@ -31,19 +31,9 @@ void checkAllMapped(const GraphState &graph) {
   }
 }
 
-namespace {
-std::uint32_t alignUp(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / a * a; }
-} // namespace
-
-void layOutVariables(const GraphState &graph, CompiledGraph &out) {
-  unsigned numTiles = graph.target.numTiles();
-  std::vector<std::uint64_t> used(numTiles, 0);
-  auto &memory = out.profile.tileMemory;
-  memory.assign(numTiles, TileMemoryUsage());
+void layOutVariables(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
   out.variables.clear();
   out.variables.reserve(graph.vars.size());
-  // Pass 1: addresses. Each piece is aligned to its element size (at least 4 bytes, the
-  // atomic store granularity) so vertices can use natural loads.
   for (const auto &var : graph.vars) {
     CompiledVariable cv;
     cv.name = var.name;
@@ -51,37 +41,18 @@ void layOutVariables(const GraphState &graph, CompiledGraph &out) {
     cv.numElements = var.numElements;
     cv.isConstant = var.isConstant;
     std::uint32_t elemSize = var.type.size();
+    // Each piece is aligned to its element size (at least 4 bytes, the atomic store
+    // granularity) so vertices can use natural loads.
     std::uint32_t align = std::max<std::uint32_t>(4, elemSize);
     auto category = var.isConstant ? MemoryCategory::constants : MemoryCategory::variables;
     for (const auto &ti : var.mapping) {
-      std::uint64_t start = alignUp(std::uint32_t(used[ti.tile]), align);
       std::uint64_t bytes = (ti.end - ti.begin) * elemSize;
-      memory[ti.tile].gaps += start - used[ti.tile];
-      memory[ti.tile].bytes[unsigned(category)] += bytes;
-      used[ti.tile] = start + bytes;
-      cv.placements.push_back({ti.begin, ti.end, ti.tile, std::uint32_t(start)});
+      auto offset = alloc.allocate(ti.tile, bytes, align, category);
+      if (!var.initialData.empty())
+        alloc.write(ti.tile, offset, var.initialData.data() + ti.begin * elemSize, bytes);
+      cv.placements.push_back({ti.begin, ti.end, ti.tile, offset});
     }
     out.variables.push_back(std::move(cv));
-  }
-  // Pass 2: images. Only used bytes are backed by host memory; the capacity check is
-  // checkTileMemory's job.
-  out.tileImages.assign(numTiles, {});
-  for (unsigned t = 0; t < numTiles; ++t)
-    if (used[t] <= graph.target.bytesPerTile)
-      out.tileImages[t].assign(used[t], 0);
-  for (std::size_t v = 0; v < graph.vars.size(); ++v) {
-    const auto &var = graph.vars[v];
-    if (var.initialData.empty())
-      continue;
-    std::uint32_t elemSize = var.type.size();
-    for (const auto &p : out.variables[v].placements) {
-      auto &image = out.tileImages[p.tile];
-      std::uint64_t bytes = (p.end - p.begin) * elemSize;
-      if (p.offset + bytes > image.size())
-        continue; // out of memory; reported by checkTileMemory
-      std::copy_n(var.initialData.begin() + p.begin * elemSize, bytes,
-                  image.begin() + p.offset);
-    }
   }
 }
 
@@ -144,7 +115,11 @@ TensorLocation locate(const CompiledGraph &cg, const Tensor &t) {
     loc.runs.push_back({tile, offset, bytes});
   };
   for (const auto &r : t.getImpl().regions) {
-    const auto &placements = cg.variables.at(r.var).placements;
+    if (r.var >= cg.variables.size())
+      raise<graph_program_compilation_error>(
+          "Engine: a tensor used by the programs refers to variable ", r.var, " but the graph has ",
+          cg.variables.size(), " variables; was it created by another graph?");
+    const auto &placements = cg.variables[r.var].placements;
     auto it = std::upper_bound(placements.begin(), placements.end(), r.begin,
                                [](std::size_t v, const Placement &p) { return v < p.end; });
     for (std::size_t pos = r.begin; pos < r.end; ++it) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "compiler/TileAllocator.hpp"
 #include "graph/GraphState.hpp"
 
 namespace poplar::detail {
@@ -9,9 +10,9 @@ namespace poplar::detail {
 /// Throws graph_program_compilation_error naming the first variable with unmapped elements.
 void checkAllMapped(const GraphState &graph);
 
-/// Places every mapped variable piece in its tile's memory, fills `out.variables`,
-/// `out.tileImages` (zeros, constants, initial values) and the memory part of `out.profile`.
-void layOutVariables(const GraphState &graph, CompiledGraph &out);
+/// Places every mapped variable piece in its tile's memory (constants and initial values as
+/// initial contents) and fills `out.variables`.
+void layOutVariables(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc);
 
 /// Throws graph_memory_allocation_error naming the fullest tiles and what fills them.
 void checkTileMemory(const CompiledGraph &out);

@@ -1,11 +1,15 @@
 // The public Engine API: compiles at construction, then forwards to EngineImpl.
 #include "compiler/Compile.hpp"
 #include "core/Errors.hpp"
+#include "core/Logging.hpp"
 #include "engine/EngineImpl.hpp"
+#include "profile/ProfileStore.hpp"
 #include "profile/ProfileSummary.hpp"
 #include "target/DeviceImpl.hpp"
 
 #include <poplar/Engine.hpp>
+
+#include <filesystem>
 
 namespace poplar {
 
@@ -16,10 +20,21 @@ namespace {
 std::unique_ptr<CompiledGraph> compileOrReport(const Graph &graph,
                                                const std::vector<program::Program> &progs,
                                                const EngineOptions &options) {
+  // Poplar saves the out-of-memory profile when reporting is on, and says where.
+  std::function<void(const ProfileData &)> saveProfile;
+  if (options.writesProfile())
+    saveProfile = [&options](const ProfileData &profile) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.reportDirectory, ec);
+      try {
+        writeProfile(profile, options.profilePath());
+      } catch (const poplar_error &e) {
+        logger().warn("{}", e.what()); // the out-of-memory error matters more
+      }
+    };
   try {
-    return compile(graph.getState(), progs);
+    return compile(graph.getState(), progs, saveProfile);
   } catch (graph_memory_allocation_error &e) {
-    // Poplar saves the out-of-memory profile when reporting is on, and says where.
     if (!options.writesProfile())
       throw;
     graph_memory_allocation_error withPath(std::string(e.what()) +

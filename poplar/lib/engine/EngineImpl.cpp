@@ -10,7 +10,8 @@
 namespace poplar::detail {
 
 EngineImpl::EngineImpl(std::unique_ptr<CompiledGraph> compiled, EngineOptions opts)
-    : cg(std::move(compiled)), options(std::move(opts)), profile(cg->profile) {
+    : cg(std::move(compiled)), codelets(loadCodeletObjects(*cg)), options(std::move(opts)),
+      profile(cg->profile) {
   device.streams.resize(cg->streams.size());
   writeProfileIfAsked();
 }
@@ -51,7 +52,7 @@ void EngineImpl::run(unsigned program) {
                                      cg->streams[s].handle,
                                      "', which is not connected; call Engine::connectStream or "
                                      "connectStreamToCallback first");
-  Executor executor(*cg, device, profile, *printStream);
+  Executor executor(*cg, codelets, device, profile, *printStream);
   try {
     lastRunCycles = executor.run(program);
   } catch (...) {

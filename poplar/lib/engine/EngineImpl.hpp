@@ -22,6 +22,7 @@ public:
   void writeProfileIfAsked() const;
 
   std::unique_ptr<CompiledGraph> cg;
+  std::vector<LoadedCodelet> codelets; // decoded once, shared by every run
   EngineOptions options;
   ProfileData profile; // the compile-time part from cg, plus executions
   DeviceState device;

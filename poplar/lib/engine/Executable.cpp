@@ -19,9 +19,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Placement, begin, end, tile, offset)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVariable, name, type, numElements, isConstant,
                                    placements)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorLocation, type, shape, runs)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexInstance, vertexType, tile, stateOffset, stateBytes,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledCodelet, gpBytes, dataOffset)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVertexType, name, codelet, entry, multiVertex)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileStacks, offset, bytesPerWorker)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexInstance, vertexType, id, tile, stateOffset, stateBytes,
                                    perfEstimate)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, copyIn, copyOut)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, copyIn, copyOut,
+                                   copyInCycles, copyOutCycles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledExchange, name, runs, exchangeCycles, syncCycles,
                                    firstTile, lastTile)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledStreamCopy, name, stream, toDevice, runs, hostCycles,
@@ -50,7 +54,9 @@ nlohmann::json describe(const CompiledGraph &cg) {
   nlohmann::json j;
   j["target"] = cg.target;
   j["variables"] = cg.variables;
-  j["vertexTypeNames"] = cg.vertexTypeNames;
+  j["codelets"] = cg.codelets;
+  j["vertexTypes"] = cg.vertexTypes;
+  j["stacks"] = cg.stacks;
   j["computeSets"] = cg.computeSets;
   j["exchanges"] = cg.exchanges;
   j["streamCopies"] = cg.streamCopies;
@@ -72,7 +78,9 @@ nlohmann::json describe(const CompiledGraph &cg) {
 void restore(const nlohmann::json &j, CompiledGraph &cg) {
   j.at("target").get_to(cg.target);
   j.at("variables").get_to(cg.variables);
-  j.at("vertexTypeNames").get_to(cg.vertexTypeNames);
+  j.at("codelets").get_to(cg.codelets);
+  j.at("vertexTypes").get_to(cg.vertexTypes);
+  j.at("stacks").get_to(cg.stacks);
   j.at("computeSets").get_to(cg.computeSets);
   j.at("exchanges").get_to(cg.exchanges);
   j.at("streamCopies").get_to(cg.streamCopies);

@@ -62,23 +62,65 @@ void Executor::scatter(const std::vector<MemRun> &runs, const std::vector<std::u
       one(i);
 }
 
-void Executor::compute(std::uint32_t computeSet) {
-  // Vertex execution arrives with the tile interpreter; an empty compute set still syncs.
-  (void)cg_.computeSets.at(computeSet);
-  advance(&TileCycles::sync, internalSyncCycles(cg_.target));
-}
-
-void Executor::exchange(std::uint32_t index) {
-  const auto &ex = cg_.exchanges[index];
-  // Stage through a buffer: every byte is read before any is written, so a copy between
-  // overlapping views (e.g. a tensor and its reverse) behaves as a true exchange.
-  std::vector<MemRun> src(ex.runs.size()), dst(ex.runs.size());
-  for (std::size_t i = 0; i < ex.runs.size(); ++i) {
-    const auto &r = ex.runs[i];
+void Executor::runCopies(const std::vector<CopyRun> &runs) {
+  // Staging through a buffer makes a copy between overlapping views (a tensor and its reverse)
+  // behave as a true exchange.
+  std::vector<MemRun> src(runs.size()), dst(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto &r = runs[i];
     src[i] = {r.srcTile, r.srcOffset, r.bytes};
     dst[i] = {r.dstTile, r.dstOffset, r.bytes};
   }
   scatter(dst, gather(src));
+}
+
+void Executor::compute(std::uint32_t index) {
+  const auto &cs = cg_.computeSets.at(index);
+  auto sync = internalSyncCycles(cg_.target);
+  if (!cs.copyIn.empty()) {
+    runCopies(cs.copyIn);
+    advance(&TileCycles::sync, sync);
+    advance(&TileCycles::internalExchange, cs.copyInCycles);
+  }
+  // Vertices are sorted by tile: one task per tile, since tiles never share memory.
+  std::vector<std::pair<std::size_t, std::size_t>> tiles;
+  for (std::size_t i = 0; i < cs.vertices.size(); ++i)
+    if (tiles.empty() || cs.vertices[tiles.back().first].tile != cs.vertices[i].tile)
+      tiles.emplace_back(i, i + 1);
+    else
+      tiles.back().second = i + 1;
+  std::vector<TileComputeResult> results(tiles.size());
+  parallelFor(tiles.size(), [&](std::size_t t) {
+    auto [begin, end] = tiles[t];
+    results[t] = runTileVertices(cg_, codelets_, cs, begin, end,
+                                 device_.tiles[cs.vertices[begin].tile]);
+  });
+  // BSP: the compute phase lasts as long as the slowest tile; the others wait in sync.
+  std::uint64_t longest = 0;
+  for (const auto &r : results)
+    longest = std::max(longest, r.tileCycles);
+  for (auto &t : profile_.tileCycles)
+    t.sync += longest;
+  for (std::size_t t = 0; t < tiles.size(); ++t) {
+    auto &tc = profile_.tileCycles[cs.vertices[tiles[t].first].tile];
+    tc.sync -= results[t].tileCycles;
+    tc.computeIncludingIdle += results[t].tileCycles;
+    tc.computeExcludingIdle += results[t].busyCycles;
+    for (const auto &[type, cycles] : results[t].cyclesByType)
+      profile_.vertexTypes.at(type).cycles += cycles;
+  }
+  device_.clock += longest;
+  advance(&TileCycles::sync, sync);
+  if (!cs.copyOut.empty()) {
+    runCopies(cs.copyOut);
+    advance(&TileCycles::sync, sync);
+    advance(&TileCycles::internalExchange, cs.copyOutCycles);
+  }
+}
+
+void Executor::exchange(std::uint32_t index) {
+  const auto &ex = cg_.exchanges[index];
+  runCopies(ex.runs);
   advance(&TileCycles::sync, ex.syncCycles);
   advance(&TileCycles::internalExchange, ex.exchangeCycles);
 }

@@ -3,6 +3,7 @@
 
 #include "compiler/CompiledGraph.hpp"
 #include "engine/StreamConnection.hpp"
+#include "engine/VertexRunner.hpp"
 
 #include <ostream>
 #include <vector>
@@ -18,9 +19,9 @@ struct DeviceState {
 
 class Executor {
 public:
-  Executor(const CompiledGraph &cg, DeviceState &device, ProfileData &profile,
-           std::ostream &printStream)
-      : cg_(cg), device_(device), profile_(profile), print_(printStream) {}
+  Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
+           DeviceState &device, ProfileData &profile, std::ostream &printStream)
+      : cg_(cg), codelets_(codelets), device_(device), profile_(profile), print_(printStream) {}
 
   /// Runs program `index` to its end; returns the cycles it took.
   std::uint64_t run(unsigned index);
@@ -28,6 +29,8 @@ public:
 private:
   void compute(std::uint32_t computeSet);
   void exchange(std::uint32_t index);
+  /// Moves bytes as one exchange: every source byte is read before any destination is written.
+  void runCopies(const std::vector<CopyRun> &runs);
   void streamCopy(std::uint32_t index);
   void print(const CompiledPrint &p);
   std::int64_t readScalar(const ScalarRef &s) const;
@@ -38,6 +41,7 @@ private:
   void recordStep(std::uint32_t step, std::uint64_t from);
 
   const CompiledGraph &cg_;
+  const std::vector<LoadedCodelet> &codelets_;
   DeviceState &device_;
   ProfileData &profile_;
   std::ostream &print_;

@@ -1,29 +1,166 @@
-// Codelet loading entry points. Running vertices needs popc and the tile interpreter (issue 3);
-// until they are linked in, loading reports exactly that, after checking the file itself.
+// Codelet loading: .gp objects are read and checked; C++ sources are compiled by popc first
+// (graph/CodeletCache.cpp). Each vertex of an object becomes a vertex type of the graph.
 #include "graph/Codelets.hpp"
 
 #include "core/Errors.hpp"
+#include "core/Logging.hpp"
+#include "graph/CodeletCache.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 namespace poplar::detail {
 
-void loadCodelets(GraphState &, const std::string &path, CodeletFileType, const std::string &,
-                  const std::string &) {
-  namespace fs = std::filesystem;
+namespace fs = std::filesystem;
+
+namespace {
+
+Type typeNamed(const std::string &name) {
+  for (Type t : {BOOL, CHAR, UNSIGNED_CHAR, SIGNED_CHAR, SHORT, UNSIGNED_SHORT, INT, UNSIGNED_INT,
+                 LONGLONG, UNSIGNED_LONGLONG, HALF, FLOAT})
+    if (t.toString() == name)
+      return t;
+  return Type();
+}
+
+FieldDirection directionOf(gp::FieldDirection d) {
+  switch (d) {
+  case gp::FieldDirection::Input:
+    return FieldDirection::Input;
+  case gp::FieldDirection::Output:
+    return FieldDirection::Output;
+  case gp::FieldDirection::InOut:
+    return FieldDirection::InOut;
+  case gp::FieldDirection::State:
+    break;
+  }
+  return FieldDirection::State;
+}
+
+std::uint64_t hashBytes(const std::vector<std::uint8_t> &bytes) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (auto b : bytes)
+    h = (h ^ b) * 1099511628211ull;
+  return h;
+}
+
+void registerObject(GraphState &state, const std::string &origin, gp::GpFile file,
+                    std::uint64_t hash) {
+  for (auto h : state.codeletHashes)
+    if (h == hash)
+      return; // the same object again: Poplar lets programs add codelets more than once
+  const std::string &arch = state.target.arch;
+  if (!file.target.empty() && arch != "cpu" && file.target != arch)
+    raise<graph_object_load_error>("Graph::addCodelets: '", origin, "' was compiled for ",
+                                   file.target, " but the graph's target is ", arch,
+                                   " (popc --target ", arch, ")");
+  auto index = unsigned(state.codeletObjects.size());
+  std::vector<VertexTypeInfo> types;
+  for (unsigned v = 0; v < file.vertices.size(); ++v) {
+    const auto &vertex = file.vertices[v];
+    if (state.vertexTypes.count(vertex.name))
+      raise<graph_object_load_error>("Graph::addCodelets: vertex type '", vertex.name, "' in '",
+                                     origin, "' is already defined by codelets loaded earlier");
+    VertexTypeInfo info;
+    info.name = vertex.name;
+    info.kind = vertex.kind == gp::VertexKind::MultiVertex        ? VertexKind::MultiVertex
+                : vertex.kind == gp::VertexKind::SupervisorVertex ? VertexKind::SupervisorVertex
+                                                                  : VertexKind::Vertex;
+    info.codeletObject = index;
+    info.vertexIndex = v;
+    for (const auto &f : vertex.fields) {
+      FieldInfo fi;
+      fi.name = f.name;
+      fi.direction = directionOf(f.direction);
+      fi.elementType = typeNamed(f.elementType);
+      if (!fi.elementType.isValid())
+        raise<graph_object_load_error>("Graph::addCodelets: field '", f.name, "' of vertex '",
+                                       vertex.name, "' in '", origin, "' has element type '",
+                                       f.elementType, "', which is not a Poplar type");
+      fi.isScalar = f.kind == gp::FieldKind::Scalar || f.kind == gp::FieldKind::Value;
+      fi.isVectorList = f.kind == gp::FieldKind::VectorList || f.kind == gp::FieldKind::VectorOfEdges;
+      info.fields.push_back(fi);
+    }
+    types.push_back(std::move(info));
+  }
+  // Only now, with every check passed, does the graph change.
+  for (auto &t : types)
+    state.vertexTypes[t.name] = std::move(t);
+  state.codeletObjects.push_back(std::make_shared<const gp::GpFile>(std::move(file)));
+  state.codeletHashes.push_back(hash);
+  logger().info("addCodelets: loaded {} vertex type(s) from {}", types.size(), origin);
+}
+
+std::vector<std::uint8_t> readBytes(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void loadObject(GraphState &state, const std::string &path, const std::string &origin) {
+  auto bytes = readBytes(path);
+  try {
+    registerObject(state, origin, gp::readGp(bytes), hashBytes(bytes));
+  } catch (const gp::GpFormatError &e) {
+    raise<graph_object_load_error>("Graph::addCodelets: '", origin,
+                                   "' is not a valid codelet object: ", e.what());
+  }
+}
+
+bool isSource(const std::string &ext) {
+  return ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".C";
+}
+
+} // namespace
+
+void loadCodelets(GraphState &state, const std::string &path, CodeletFileType type,
+                  const std::string &compileFlags, const std::string &targetName) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
     raise<graph_object_load_error>("Graph::addCodelets: cannot open codelet file '", path,
                                    "' (resolved against ", fs::current_path(ec).string(), ")");
-  raise<graph_object_load_error>("Graph::addCodelets: cannot load '", path,
-                                 "': this build has no codelet compiler (popc) or tile "
-                                 "interpreter yet");
+  std::string ext = fs::path(path).extension().string();
+  bool source = type == CodeletFileType::CppSource || type == CodeletFileType::CSource ||
+                (type == CodeletFileType::Auto && isSource(ext));
+  bool object = type == CodeletFileType::Object || (type == CodeletFileType::Auto && ext == ".gp");
+  if (!source && !object)
+    raise<graph_object_load_error>("Graph::addCodelets: cannot tell what '", path,
+                                   "' is: expected a C++ source (.cpp) or a popc object (.gp)");
+  if (object) {
+    loadObject(state, path, path);
+    return;
+  }
+  std::string target = targetName.empty() && state.target.arch != "cpu" ? state.target.arch
+                                                                         : targetName;
+  std::string gp = compileCodeletCached(path, compileFlags, target);
+  try {
+    auto bytes = readBytes(gp);
+    registerObject(state, path, gp::readGp(bytes), hashBytes(bytes));
+  } catch (const gp::GpFormatError &) {
+    // A damaged cache entry is rebuilt once rather than reported.
+    evictCodelet(gp);
+    loadObject(state, compileCodeletCached(path, compileFlags, target), path);
+  }
 }
 
-void loadCodeletSource(GraphState &, const std::string &, CodeletFileType, const std::string &,
-                       const std::string &) {
-  raise<graph_object_load_error>("Graph::addCodelets: cannot compile codelet source: this "
-                                 "build has no codelet compiler (popc) or tile interpreter yet");
+void loadCodeletSource(GraphState &state, const std::string &source, CodeletFileType type,
+                       const std::string &compileFlags, const std::string &targetName) {
+  fs::path temp = fs::temp_directory_path() /
+                  ("poplar-codelet-" + std::to_string(::getpid()) + "-" +
+                   std::to_string(hashBytes({source.begin(), source.end()})) + ".cpp");
+  {
+    std::ofstream out(temp);
+    out << source;
+  }
+  try {
+    loadCodelets(state, temp.string(), type == CodeletFileType::Auto ? CodeletFileType::CppSource
+                                                                     : type,
+                 compileFlags, targetName);
+  } catch (...) {
+    fs::remove(temp);
+    throw;
+  }
+  fs::remove(temp);
 }
 
 } // namespace poplar::detail

@@ -33,6 +33,16 @@ Tensor wholeVariable(Type type, ArrayRef<std::size_t> shape, unsigned var, std::
   return Tensor(std::move(impl));
 }
 
+/// A tensor made by another graph names variables this graph may not have; indexing with them
+/// would read out of bounds.
+void checkOwned(const GraphState &state, const Tensor &t, const char *api) {
+  for (const auto &r : t.getImpl().regions)
+    if (r.var >= state.vars.size())
+      raise<poplar_error>("Graph::", api, ": tensor ", t.shapeToString(), " refers to variable ",
+                          r.var, " but this graph has ", state.vars.size(),
+                          " variables; was it created by another graph?");
+}
+
 } // namespace
 
 Graph::Graph(const Target &target, replication_factor r)
@@ -166,7 +176,9 @@ Tensor Graph::addConstantImpl(const Type &type, ArrayRef<std::size_t> shape, con
 
 Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape, uint16_t value,
                               const DebugContext &dc) {
-  return addConstantImpl(type, shape, &value, HostType::UnsignedShort, false, dc);
+  // `value` is an IEEE half bit pattern, not a number to convert.
+  std::vector<uint16_t> values(product(shape), value);
+  return addConstantHalf(type, shape, values.data(), dc);
 }
 
 Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape,
@@ -203,6 +215,7 @@ void Graph::setInitialValueImpl(const Tensor &t, const void *values, HostType ho
                                 bool isArray, std::size_t count) {
   if (!t.valid())
     raise<tensor_creation_error>("Graph::setInitialValue: the tensor is not valid");
+  checkOwned(*state_, t, "setInitialValue");
   if (isArray && count != t.numElements())
     raise<tensor_creation_error>("Graph::setInitialValue: ", count, " values given for tensor ",
                                  t.shapeToString(), " of ", t.numElements(), " elements");
@@ -236,6 +249,7 @@ static void checkTile(const Graph &g, unsigned tile, const char *api) {
 void Graph::setTileMapping(const Tensor &t, unsigned tileNum) {
   if (!t.valid())
     raise<invalid_tile_mapping>("Graph::setTileMapping: the tensor is not valid");
+  checkOwned(*state_, t, "setTileMapping");
   checkTile(*this, tileNum, "setTileMapping");
   for (const auto &r : t.getImpl().regions)
     assignTile(state_->vars[r.var], r.begin, r.end, tileOffset_ + tileNum);
@@ -244,19 +258,22 @@ void Graph::setTileMapping(const Tensor &t, unsigned tileNum) {
 void Graph::setTileMapping(const Tensor &t, const TileToTensorMapping &mapping) {
   if (!t.valid())
     raise<invalid_tile_mapping>("Graph::setTileMapping: the tensor is not valid");
+  checkOwned(*state_, t, "setTileMapping");
   if (mapping.size() > getTarget().getNumTiles())
     raise<invalid_tile_mapping>("Graph::setTileMapping: mapping has ", mapping.size(),
                                 " tiles but the target has ", getTarget().getNumTiles());
   auto flat = t.flatten();
+  // Check every interval before mapping any, so a bad list leaves the mapping unchanged.
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
-    for (const auto &i : mapping[tile]) {
+    for (const auto &i : mapping[tile])
       if (i.end() > flat.numElements() || i.begin() > i.end())
         raise<invalid_tile_mapping>("Graph::setTileMapping: interval ", i, " for tile ", tile,
                                     " is outside the tensor's ", flat.numElements(),
                                     " elements");
+  for (unsigned tile = 0; tile < mapping.size(); ++tile)
+    for (const auto &i : mapping[tile])
       if (i.size())
         setTileMapping(flat.slice(i.begin(), i.end()), tile);
-    }
 }
 
 void Graph::setTileMapping(VertexRef v, unsigned tileNum) {
@@ -269,6 +286,7 @@ void Graph::setTileMapping(VertexRef v, unsigned tileNum) {
 TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool *isComplete) const {
   if (!t.valid())
     raise<invalid_tile_mapping>("Graph::getTileMapping: the tensor is not valid");
+  checkOwned(*state_, t, "getTileMapping");
   unsigned numTiles = getTarget().getNumTiles();
   TileToTensorMapping result(numTiles);
   bool complete = true;
@@ -325,6 +343,7 @@ void Graph::createHostWrite(StringRef handle, const Tensor &t, bool) {
   checkNewHandle(*state_, handle, "createHostWrite");
   if (!t.valid())
     raise<poplar_error>("Graph::createHostWrite: tensor for '", handle, "' is not valid");
+  checkOwned(*state_, t, "createHostWrite");
   state_->hostAccess[handle] = HostAccessDesc{handle, t, true};
 }
 
@@ -332,6 +351,7 @@ void Graph::createHostRead(StringRef handle, const Tensor &t, bool) {
   checkNewHandle(*state_, handle, "createHostRead");
   if (!t.valid())
     raise<poplar_error>("Graph::createHostRead: tensor for '", handle, "' is not valid");
+  checkOwned(*state_, t, "createHostRead");
   state_->hostAccess[handle] = HostAccessDesc{handle, t, false};
 }
 

@@ -1,6 +1,7 @@
 // Everything a Graph records: variables, mappings, compute sets, vertices, streams, functions.
 #pragma once
 
+#include "gp/GpFile.hpp"
 #include "target/TargetDesc.hpp"
 
 #include <poplar/GraphElements.hpp>
@@ -61,8 +62,9 @@ struct VertexTypeInfo {
   std::string name;
   VertexKind kind = VertexKind::Vertex;
   std::vector<FieldInfo> fields;
-  /// Index of the codelet object the code comes from (owned by the codelet registry).
+  /// The codelet object (GraphState::codeletObjects) and its vertex that define this type.
   unsigned codeletObject = 0;
+  unsigned vertexIndex = 0;
   const FieldInfo *findField(const std::string &fieldName) const {
     for (const auto &f : fields)
       if (f.name == fieldName)
@@ -108,6 +110,9 @@ struct GraphState {
   std::map<std::string, HostAccessDesc> hostAccess;
   std::vector<program::Program> functions;
   std::map<std::string, VertexTypeInfo> vertexTypes;
+  /// Loaded .gp objects, with the hash of their bytes so loading one twice adds nothing.
+  std::vector<std::shared_ptr<const gp::GpFile>> codeletObjects;
+  std::vector<std::uint64_t> codeletHashes;
 };
 
 } // namespace poplar::detail

@@ -80,7 +80,12 @@ Sequence::Sequence(std::initializer_list<Program> programs, const DebugContext &
     add(p);
 }
 
-void Sequence::add(const Program &p) { mutableImpl().children.push_back(p); }
+void Sequence::add(const Program &p) {
+  // Take the copy first: if `p` is this sequence, the copy keeps its current contents and
+  // mutableImpl() then detaches, so the sequence never contains itself.
+  Program copy = p;
+  mutableImpl().children.push_back(std::move(copy));
+}
 
 Execute::Execute(ComputeSet cs, const DebugContext &dc)
     : Program(node(ProgramKind::Execute, dc)) {
@@ -188,18 +193,20 @@ Switch::Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, 
 }
 
 Switch &Switch::add(std::int32_t value, const Program &body) {
+  Program copy = body; // as in Sequence::add: `body` may be this switch
   auto &n = mutableImpl();
   for (auto v : n.caseValues)
     if (v == value)
       raise<poplar_error>("program::Switch::add: case ", value, " is already present");
   // The default body stays last.
-  n.children.insert(n.children.end() - 1, body);
+  n.children.insert(n.children.end() - 1, std::move(copy));
   n.caseValues.push_back(value);
   return *this;
 }
 
 Switch &Switch::setDefault(const Program &body) {
-  mutableImpl().children.back() = body;
+  Program copy = body;
+  mutableImpl().children.back() = std::move(copy);
   return *this;
 }
 

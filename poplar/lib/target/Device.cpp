@@ -14,10 +14,10 @@ namespace poplar {
 using detail::DeviceImpl;
 
 namespace {
-// Simulated hardware is a process-wide resource: two Device objects for the same id cannot
-// both be attached, as with real IPUs.
+// Simulated hardware is a process-wide resource: two Device objects sharing an IPU (the same
+// id, or a multi-IPU group and one of its members) cannot both be attached, as with real IPUs.
 std::mutex attachMutex;
-std::set<unsigned> attachedIds;
+std::set<unsigned> attachedIPUs;
 
 // The manager offers this many single IPUs, then the groups of 2, 4, 8 and 16 built from them,
 // numbered after the singles as Poplar numbers multi-IPU devices.
@@ -64,8 +64,12 @@ bool Device::attach() const {
     return true;
   if (d.isHardware) {
     std::lock_guard<std::mutex> lock(attachMutex);
-    if (!attachedIds.insert(d.id).second)
-      return false;
+    unsigned n = d.target.getNumIPUs();
+    for (unsigned i = d.firstIPU; i < d.firstIPU + n; ++i)
+      if (attachedIPUs.count(i))
+        return false;
+    for (unsigned i = d.firstIPU; i < d.firstIPU + n; ++i)
+      attachedIPUs.insert(i);
   }
   d.attached = true;
   return true;
@@ -76,7 +80,9 @@ void Device::detach() const {
     return;
   if (impl_->isHardware) {
     std::lock_guard<std::mutex> lock(attachMutex);
-    attachedIds.erase(impl_->id);
+    unsigned n = impl_->target.getNumIPUs();
+    for (unsigned i = impl_->firstIPU; i < impl_->firstIPU + n; ++i)
+      attachedIPUs.erase(i);
   }
   impl_->attached = false;
 }
@@ -86,10 +92,11 @@ bool Device::isAttached() const { return impl_ && impl_->attached; }
 DeviceManager::DeviceManager() = default;
 DeviceManager DeviceManager::createDeviceManager() { return DeviceManager(); }
 
-static Device makeHardwareDevice(unsigned id, unsigned numIPUs) {
+static Device makeHardwareDevice(unsigned id, unsigned numIPUs, unsigned firstIPU) {
   auto impl = std::make_unique<DeviceImpl>();
   impl->target = Target::createIPUTarget(numIPUs, "ipu2");
   impl->id = id;
+  impl->firstIPU = firstIPU;
   impl->isHardware = true;
   return Device(std::move(impl));
 }
@@ -99,7 +106,7 @@ std::vector<Device> DeviceManager::getDevices(const OptionFlags &) const {
   unsigned id = 0;
   for (unsigned size : groupSizes())
     for (unsigned i = 0; i < kNumSimulatedIPUs / size; ++i)
-      devices.push_back(makeHardwareDevice(id++, size));
+      devices.push_back(makeHardwareDevice(id++, size, i * size));
   return devices;
 }
 

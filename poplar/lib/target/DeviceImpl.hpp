@@ -8,6 +8,9 @@ namespace poplar::detail {
 struct DeviceImpl {
   Target target;
   unsigned id = 0;
+  /// Simulated hardware: the first of the target's IPUs in the manager's numbering; a device
+  /// holds IPUs [firstIPU, firstIPU + numIPUs) while attached.
+  unsigned firstIPU = 0;
   /// Simulated hardware devices are shared by id across the process; model devices are not.
   bool isHardware = false;
   mutable bool attached = false;

@@ -1,0 +1,97 @@
+// Machine IR: tile instructions over virtual registers, the form the back-end passes share.
+#ifndef popc_MIR_hpp
+#define popc_MIR_hpp
+
+#include "isa/Isa.hpp"
+
+#include "gp/GpFile.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace popc::mir {
+
+/// Registers 0..63 are the physical ones (isa::kReg*); from FirstVirtual on they are virtual.
+using Reg = std::uint32_t;
+constexpr Reg FirstVirtual = 64;
+inline bool isVirtual(Reg r) { return r >= FirstVirtual; }
+
+/// Argument registers r1..r8; r9..r11 are kept free for spill code.
+constexpr unsigned NumArgRegs = 8;
+constexpr Reg SpillScratch[3] = {9, 10, 11};
+constexpr Reg FirstCallerSaved = 1, LastCallerSaved = 31;
+
+struct SourceLoc {
+  std::uint32_t file = 0; ///< index into Module::files
+  std::uint32_t line = 0; ///< 0: no position
+  std::uint32_t column = 0;
+};
+
+struct Block;
+struct Function;
+
+struct Inst {
+  poplar::isa::Opcode op = poplar::isa::Opcode::Nop;
+  Reg rd = 0, ra = 0, rb = 0, rc = 0;
+  std::int32_t imm = 0;
+  Block *target = nullptr;          ///< Br/Brz/Brnz: the destination block
+  const Function *callee = nullptr; ///< Call
+  unsigned callArgs = 0;            ///< Call: r1..r<callArgs> are read by the callee
+  bool callResult = false;          ///< Call: r1 holds a result afterwards; Ret: r1 is read
+  int slot = -1;                    ///< >= 0: imm is relative to this frame slot's offset from sp
+  SourceLoc loc;
+};
+
+struct Block {
+  std::string name;
+  std::vector<Inst> insts;
+};
+
+struct FrameSlot {
+  std::uint32_t size = 4;
+  std::uint32_t align = 4;
+  std::int32_t offset = -1; ///< from sp after the prologue; set by layoutFrame
+};
+
+struct Function {
+  std::string name;
+  std::vector<std::unique_ptr<Block>> blocks; ///< blocks[0] is the entry; order is the layout
+  std::vector<FrameSlot> slots;
+  Reg nextVirtual = FirstVirtual;
+  std::uint32_t frameSize = 0; ///< set by layoutFrame
+  std::uint32_t stackSize = 0; ///< frame + deepest callee; set by emitCode
+  std::uint32_t entryPc = 0;   ///< set by emitCode
+  SourceLoc loc;
+
+  Reg newVirtual() { return nextVirtual++; }
+  int newSlot(std::uint32_t size, std::uint32_t align) {
+    slots.push_back({size, align, -1});
+    return static_cast<int>(slots.size() - 1);
+  }
+};
+
+struct Module {
+  std::vector<std::unique_ptr<Function>> functions;
+  std::vector<std::uint8_t> data; ///< globals, tables and constants, addressed from gp
+  std::uint32_t dataAlign = 4;
+  std::vector<poplar::gp::Relocation> dataRelocations;
+  std::vector<poplar::gp::Symbol> dataSymbols;
+  std::vector<std::string> files;
+};
+
+/// The registers an instruction reads and writes, including the implicit ones of call and ret.
+/// Post-increment forms and brnzdec both read and write ra.
+void usesOf(const Inst &inst, std::vector<Reg> &uses);
+void defsOf(const Inst &inst, std::vector<Reg> &defs);
+/// Pointers to the operand fields that name registers read (uses) or written (defs).
+void useOperands(Inst &inst, std::vector<Reg *> &uses);
+void defOperands(Inst &inst, std::vector<Reg *> &defs);
+
+/// One line per instruction with virtual registers as %N, for POPC_DUMP.
+std::string print(const Function &function);
+
+} // namespace popc::mir
+
+#endif

@@ -1,0 +1,31 @@
+// What the popc command line asks for: inputs, preprocessor flags, optimisation and target.
+#ifndef popc_Options_hpp
+#define popc_Options_hpp
+
+#include <string>
+#include <vector>
+
+namespace popc {
+
+struct CompileOptions {
+  std::vector<std::string> inputs;      ///< codelet sources (.cpp, .cc, .c)
+  std::vector<std::string> includeDirs; ///< -I
+  std::vector<std::string> defines;     ///< -D NAME or NAME=VALUE
+  std::vector<std::string> extraFlags;  ///< passed to Clang's front end as is (-W..., -std=...)
+  unsigned optLevel = 2;                ///< -O0..-O3
+  bool debugInfo = false;               ///< -g: keep full debug info (line tables are always kept)
+  std::string target = "ipu2";          ///< ipu1, ipu2 or ipu21
+  std::string poplarIncludeDir;         ///< where poplar/Vertex.hpp is found
+};
+
+/// The installed include directory next to the popc executable (<prefix>/include) if it holds
+/// poplar/Vertex.hpp, else the source tree's (for popc run from its build directory).
+std::string defaultPoplarIncludeDir(const char *argv0);
+
+/// The targets popc accepts, comma-separated, as --list-targets prints them.
+const char *supportedTargets();
+bool isSupportedTarget(const std::string &target);
+
+} // namespace popc
+
+#endif

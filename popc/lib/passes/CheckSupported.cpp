@@ -1,0 +1,140 @@
+// Reports the constructs of optimised IR that the tile ISA cannot express, at their source line.
+#include "Diagnostics.hpp"
+#include "passes/IRPasses.hpp"
+#include "passes/MathFunctions.hpp"
+
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/Analysis/CallGraph.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+#include <set>
+
+namespace popc {
+
+namespace {
+
+class Checker {
+public:
+  explicit Checker(SourceDiagnostics &diags) : diags_(diags) {}
+
+  void check(llvm::Instruction &inst) {
+    if (llvm::isa<llvm::InvokeInst>(inst) || llvm::isa<llvm::LandingPadInst>(inst) ||
+        llvm::isa<llvm::ResumeInst>(inst))
+      return report(inst, "exceptions are not supported on the tile");
+    if (inst.isAtomic())
+      return report(inst, "atomic operations are not supported on the tile");
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
+      if (!alloca->isStaticAlloca())
+        return report(inst, "variable-sized stack allocation is not supported on the tile "
+                            "(stacks are sized at compile time)");
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+      checkCall(*call);
+      if (llvm::isa<llvm::IntrinsicInst>(call))
+        return; // lifetime and memcpy sizes are i64 and harmless
+    }
+    checkType(inst, inst.getType());
+    for (llvm::Value *op : inst.operands())
+      if (!llvm::isa<llvm::BasicBlock>(op) && !llvm::isa<llvm::Function>(op))
+        checkType(inst, op->getType());
+  }
+
+  void checkRecursion(llvm::Module &m) {
+    llvm::CallGraph graph(m);
+    for (auto scc = llvm::scc_begin(&graph); !scc.isAtEnd(); ++scc) {
+      if (!scc.hasCycle())
+        continue;
+      std::set<llvm::Function *> members;
+      for (llvm::CallGraphNode *node : *scc)
+        if (node->getFunction())
+          members.insert(node->getFunction());
+      for (llvm::Function *f : members)
+        for (llvm::Instruction &inst : llvm::instructions(*f))
+          if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+            if (members.count(call->getCalledFunction())) {
+              report(inst, "recursive call to '" +
+                               llvm::demangle(call->getCalledFunction()->getName().str()) +
+                               "' is not supported on the tile (stacks are sized at compile "
+                               "time)");
+              return;
+            }
+    }
+  }
+
+private:
+  void checkCall(llvm::CallInst &call) {
+    if (call.isInlineAsm())
+      return report(call, "inline assembly is not supported by popc");
+    llvm::Function *callee = call.getCalledFunction();
+    if (!callee)
+      return report(call, "indirect call (function pointer or virtual function) is not "
+                          "supported on the tile");
+    if (!callee->isDeclaration())
+      return;
+    if (llvm::Intrinsic::ID id = callee->getIntrinsicID()) {
+      if (isIgnoredIntrinsic(id) || isExpandedIntrinsic(id) || intrinsicOpcode(id))
+        return;
+      return report(call, "'" + callee->getName().str() + "' is not supported on the tile");
+    }
+    std::string name = callee->getName().str();
+    if (mathFunctionOpcode(name))
+      return;
+    std::string pretty = llvm::demangle(name);
+    if (name == "malloc" || name == "free" || name == "calloc" || name == "realloc" ||
+        pretty.rfind("operator new", 0) == 0 || pretty.rfind("operator delete", 0) == 0)
+      return report(call, "heap allocation ('" + pretty + "') is not supported on the tile");
+    report(call, "call to '" + pretty +
+                     "', which is not defined in the codelet sources and is "
+                     "not available on the tile (there is no C library; the math functions "
+                     "sqrtf, expf, logf, tanhf, sinf, cosf, powf, floorf, ceilf, roundf, truncf, "
+                     "fabsf, fminf, fmaxf and fmaf are)");
+  }
+
+  void checkType(llvm::Instruction &inst, llvm::Type *type) {
+    if (type->isDoubleTy() || type->isX86_FP80Ty() || type->isFP128Ty())
+      return report(inst, "double-precision floating point is not supported on the tile; use "
+                          "float (check for double literals such as 0.5 instead of 0.5f)");
+    if (type->isIntegerTy() && type->getIntegerBitWidth() > 32)
+      return report(inst, "64-bit integer arithmetic is not supported on the tile yet");
+    if (type->isVectorTy())
+      return report(inst, "vector types are not supported by popc yet");
+  }
+
+  void report(llvm::Instruction &inst, const std::string &message) {
+    // One report per source line and message: an unrolled loop repeats the same problem.
+    const llvm::DILocation *loc = inst.getDebugLoc().get();
+    auto key =
+        std::make_tuple(loc ? loc->getFilename().str() : "", loc ? loc->getLine() : 0, message);
+    if (!reported_.insert(key).second)
+      return;
+    // Without a position (compiler-generated code) a problem already reported adds nothing.
+    if (!loc && !messages_.insert(message).second)
+      return;
+    messages_.insert(message);
+    diags_.error(inst, message);
+  }
+
+  SourceDiagnostics &diags_;
+  std::set<std::tuple<std::string, unsigned, std::string>> reported_;
+  std::set<std::string> messages_;
+};
+
+} // namespace
+
+bool checkSupported(llvm::Module &m, SourceDiagnostics &diags) {
+  Checker checker(diags);
+  for (llvm::Function &f : m)
+    for (llvm::Instruction &inst : llvm::instructions(f))
+      checker.check(inst);
+  checker.checkRecursion(m);
+  for (llvm::GlobalVariable &g : m.globals())
+    if (g.isThreadLocal())
+      diags.error("", 0, 0,
+                  "thread-local variable '" + g.getName().str() + "' is not supported on the tile");
+  return !diags.hasErrors();
+}
+
+} // namespace popc

@@ -1,0 +1,20 @@
+// Machine IR -> encoded code, line table and symbols of a .gp.
+#ifndef popc_passes_EmitCode_hpp
+#define popc_passes_EmitCode_hpp
+
+#include "MIR.hpp"
+
+namespace popc {
+
+class SourceDiagnostics;
+
+/// Places the functions one after another, resolves branch and call displacements, encodes
+/// every instruction (checking it with isa::validate), and fills the code, symbols, files and
+/// line table of `out`. Sets each function's entryPc and stackSize (its frame plus its deepest
+/// callee's). Preconditions: layoutBlocks ran on every function; the call graph is acyclic
+/// (checkSupported). Returns false after reporting an instruction the ISA rejects.
+bool emitCode(mir::Module &module, poplar::gp::GpFile &out, SourceDiagnostics &diags);
+
+} // namespace popc
+
+#endif

@@ -1,0 +1,751 @@
+// Instruction selection: each LLVM instruction -> tile instructions over virtual registers.
+//
+// Value representation: an iN (N < 32) lives zero-extended in a 32-bit register; i1 is 0 or 1;
+// a half lives as the f32 of the same value (ldh/sth convert), so fpext half->float is a move.
+#include "Diagnostics.hpp"
+#include "passes/Lowering.hpp"
+#include "passes/MathFunctions.hpp"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+namespace popc {
+
+using mir::Reg;
+using poplar::isa::Opcode;
+
+namespace {
+
+/// A memory operand: base register + immediate, possibly relative to a frame slot.
+struct Address {
+  Reg base = 0;
+  std::int32_t offset = 0;
+  int slot = -1;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(const llvm::Function &f, mir::Function &out, const GlobalOffsets &globals,
+                   const std::map<const llvm::Function *, mir::Function *> &functions,
+                   std::map<std::string, std::uint32_t> &files, mir::Module &module,
+                   SourceDiagnostics &diags)
+      : f_(f), out_(out), globals_(globals), functions_(functions), files_(files), module_(module),
+        diags_(diags), layout_(f.getParent()->getDataLayout()) {}
+
+  bool run() {
+    for (const llvm::BasicBlock &bb : f_) {
+      out_.blocks.push_back(std::make_unique<mir::Block>());
+      out_.blocks.back()->name = out_.name + "." + std::to_string(out_.blocks.size() - 1);
+      blocks_[&bb] = out_.blocks.back().get();
+    }
+    if (f_.arg_size() > mir::NumArgRegs)
+      return fail(f_, "functions with more than 8 arguments are not supported yet");
+    cur_ = blocks_[&f_.getEntryBlock()];
+    for (const llvm::Argument &a : f_.args())
+      emit(Opcode::Mov, regFor(&a), a.getArgNo() + 1);
+    // Static allocas become frame slots before any code uses them.
+    for (const llvm::Instruction &i : f_.getEntryBlock())
+      if (const auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+        std::uint64_t size = layout_.getTypeAllocSize(a->getAllocatedType()) *
+                             llvm::cast<llvm::ConstantInt>(a->getArraySize())->getZExtValue();
+        slots_[a] = out_.newSlot(std::max<std::uint64_t>(size, 1),
+                                 std::max<std::uint32_t>(a->getAlign().value(), 4));
+      }
+    for (const llvm::BasicBlock &bb : f_) {
+      cur_ = blocks_[&bb];
+      if (bb.getSinglePredecessor())
+        phiCopies(bb, *bb.getSinglePredecessor());
+      for (const llvm::Instruction &i : bb) {
+        loc_ = sourceLoc(i);
+        if (!llvm::isa<llvm::PHINode>(i) && !lower(i))
+          return false;
+      }
+    }
+    return ok_;
+  }
+
+private:
+  // ---- emission helpers ----
+  mir::Inst &emit(Opcode op, Reg rd = 0, Reg ra = 0, Reg rb = 0, Reg rc = 0, std::int32_t imm = 0) {
+    mir::Inst i;
+    i.op = op;
+    i.rd = rd;
+    i.ra = ra;
+    i.rb = rb;
+    i.rc = rc;
+    i.imm = imm;
+    i.loc = loc_;
+    cur_->insts.push_back(i);
+    return cur_->insts.back();
+  }
+  Reg tmp() { return out_.newVirtual(); }
+
+  mir::SourceLoc sourceLoc(const llvm::Instruction &i) {
+    const llvm::DILocation *dl = i.getDebugLoc().get();
+    if (!dl)
+      return {};
+    llvm::SmallString<256> path(dl->getFilename());
+    if (!llvm::sys::path::is_absolute(path) && !dl->getDirectory().empty())
+      llvm::sys::fs::make_absolute(dl->getDirectory(), path);
+    auto [it, added] = files_.emplace(std::string(path), module_.files.size());
+    if (added)
+      module_.files.push_back(std::string(path));
+    return {it->second, dl->getLine(), dl->getColumn()};
+  }
+
+  bool fail(const llvm::Instruction &i, const std::string &message) {
+    diags_.error(i, message);
+    ok_ = false;
+    return false;
+  }
+  bool fail(const llvm::Function &f, const std::string &message) {
+    diags_.error(f, message);
+    ok_ = false;
+    return false;
+  }
+
+  unsigned bitsOf(const llvm::Type *t) const {
+    if (t->isIntegerTy())
+      return t->getIntegerBitWidth();
+    return 32;
+  }
+
+  /// Register holding an instruction's or argument's value (not constants).
+  Reg regFor(const llvm::Value *v) {
+    auto [it, added] = regs_.emplace(v, 0);
+    if (added)
+      it->second = tmp();
+    return it->second;
+  }
+
+  /// A register with the value of `v`, materialising constants and addresses in the current
+  /// block.
+  Reg value(const llvm::Value *v) {
+    if (llvm::isa<llvm::Instruction>(v) || llvm::isa<llvm::Argument>(v)) {
+      if (const auto *a = llvm::dyn_cast<llvm::AllocaInst>(v)) {
+        Reg r = tmp();
+        mir::Inst &i = emit(Opcode::Addi, r, poplar::isa::kRegSp);
+        i.slot = slots_.at(a);
+        return r;
+      }
+      return regFor(v);
+    }
+    if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
+      std::uint32_t bits = static_cast<std::uint32_t>(c->getZExtValue());
+      if (bits == 0)
+        return poplar::isa::kRegZero;
+      Reg r = tmp();
+      emit(Opcode::Movi, r, 0, 0, 0, static_cast<std::int32_t>(bits));
+      return r;
+    }
+    if (const auto *c = llvm::dyn_cast<llvm::ConstantFP>(v)) {
+      llvm::APFloat f = c->getValueAPF();
+      bool lost = false;
+      f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      Reg r = tmp();
+      emit(Opcode::Movi, r, 0, 0, 0, static_cast<std::int32_t>(f.bitcastToAPInt().getZExtValue()));
+      return r;
+    }
+    if (llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v) ||
+        llvm::isa<llvm::PoisonValue>(v))
+      return poplar::isa::kRegZero;
+    if (const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
+      Reg r = tmp();
+      emit(Opcode::Addi, r, poplar::isa::kRegGp, 0, 0, globals_.at(g));
+      return r;
+    }
+    if (const auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
+      llvm::APInt offset(32, 0);
+      const llvm::Value *base = v->stripAndAccumulateConstantOffsets(layout_, offset, true);
+      if (const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(base)) {
+        Reg r = tmp();
+        emit(Opcode::Addi, r, poplar::isa::kRegGp, 0, 0,
+             globals_.at(g) + static_cast<std::int32_t>(offset.getSExtValue()));
+        return r;
+      }
+      if (ce->isCast() && ce->getNumOperands() == 1)
+        return value(ce->getOperand(0));
+    }
+    diags_.error(*current_, "popc cannot materialise this constant on the tile yet");
+    ok_ = false;
+    return poplar::isa::kRegZero;
+  }
+
+  /// Folds constant GEP offsets and frame slots into the address of a load or store.
+  Address address(const llvm::Value *ptr) {
+    llvm::APInt offset(32, 0);
+    const llvm::Value *base = ptr->stripAndAccumulateConstantOffsets(layout_, offset, true);
+    std::int32_t off = static_cast<std::int32_t>(offset.getSExtValue());
+    if (const auto *a = llvm::dyn_cast<llvm::AllocaInst>(base))
+      return {poplar::isa::kRegSp, off, slots_.at(a)};
+    if (const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(base))
+      return {poplar::isa::kRegGp, static_cast<std::int32_t>(globals_.at(g)) + off, -1};
+    if (base != ptr && (llvm::isa<llvm::Instruction>(base) || llvm::isa<llvm::Argument>(base)))
+      return {value(base), off, -1};
+    return {value(ptr), 0, -1};
+  }
+
+  /// rd = sign-extended value of a narrow integer register.
+  Reg signExtend(Reg r, unsigned bits) {
+    if (bits >= 32)
+      return r;
+    Reg d = tmp();
+    if (bits == 8)
+      emit(Opcode::Sext8, d, r);
+    else if (bits == 16)
+      emit(Opcode::Sext16, d, r);
+    else {
+      Reg s = tmp();
+      emit(Opcode::Shli, s, r, 0, 0, 32 - bits);
+      emit(Opcode::Srai, d, s, 0, 0, 32 - bits);
+    }
+    return d;
+  }
+
+  /// Restores the zero-extension invariant after an operation that may carry past bit N.
+  void truncateInto(Reg d, Reg r, unsigned bits) {
+    if (bits >= 32)
+      emit(Opcode::Mov, d, r);
+    else if (bits == 8)
+      emit(Opcode::Zext8, d, r);
+    else if (bits == 16)
+      emit(Opcode::Zext16, d, r);
+    else
+      emit(Opcode::Andi, d, r, 0, 0, static_cast<std::int32_t>((1u << bits) - 1));
+  }
+
+  /// Copies for the phis of `succ` on the edge from `pred`, at the current position.
+  void phiCopies(const llvm::BasicBlock &succ, const llvm::BasicBlock &pred);
+
+  bool lower(const llvm::Instruction &i);
+  bool lowerBinary(const llvm::BinaryOperator &i);
+  bool lowerCompare(const llvm::CmpInst &i);
+  bool lowerCast(const llvm::CastInst &i);
+  bool lowerMemory(const llvm::Instruction &i);
+  bool lowerCall(const llvm::CallInst &i);
+  bool lowerMemIntrinsic(const llvm::MemIntrinsic &i);
+  bool lowerBranch(const llvm::Instruction &i);
+
+  const llvm::Function &f_;
+  mir::Function &out_;
+  const GlobalOffsets &globals_;
+  const std::map<const llvm::Function *, mir::Function *> &functions_;
+  std::map<std::string, std::uint32_t> &files_;
+  mir::Module &module_;
+  SourceDiagnostics &diags_;
+  const llvm::DataLayout &layout_;
+  std::map<const llvm::BasicBlock *, mir::Block *> blocks_;
+  std::map<const llvm::Value *, Reg> regs_;
+  std::map<const llvm::AllocaInst *, int> slots_;
+  mir::Block *cur_ = nullptr;
+  mir::SourceLoc loc_;
+  const llvm::Instruction *current_ = nullptr;
+  bool ok_ = true;
+};
+
+void FunctionLowering::phiCopies(const llvm::BasicBlock &succ, const llvm::BasicBlock &pred) {
+  // Phis read their inputs in parallel: copy every input to a temporary first.
+  std::vector<std::pair<Reg, Reg>> moves;
+  for (const llvm::PHINode &phi : succ.phis()) {
+    current_ = &phi;
+    Reg t = tmp();
+    emit(Opcode::Mov, t, value(phi.getIncomingValueForBlock(&pred)));
+    moves.push_back({regFor(&phi), t});
+  }
+  for (auto [phi, t] : moves)
+    emit(Opcode::Mov, phi, t);
+}
+
+bool FunctionLowering::lower(const llvm::Instruction &i) {
+  current_ = &i;
+  if (const auto *b = llvm::dyn_cast<llvm::BinaryOperator>(&i))
+    return lowerBinary(*b);
+  if (const auto *c = llvm::dyn_cast<llvm::CmpInst>(&i))
+    return lowerCompare(*c);
+  if (const auto *c = llvm::dyn_cast<llvm::CastInst>(&i))
+    return lowerCast(*c);
+  if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i))
+    return lowerMemory(i);
+  if (const auto *c = llvm::dyn_cast<llvm::CallInst>(&i))
+    return lowerCall(*c);
+  if (i.isTerminator())
+    return lowerBranch(i);
+  switch (i.getOpcode()) {
+  case llvm::Instruction::Alloca:
+    return true; // a frame slot, addressed where used
+  case llvm::Instruction::FNeg:
+    emit(Opcode::Fneg, regFor(&i), value(i.getOperand(0)));
+    return true;
+  case llvm::Instruction::Select:
+    emit(Opcode::Sel, regFor(&i), value(i.getOperand(1)), value(i.getOperand(2)),
+         value(i.getOperand(0)));
+    return true;
+  case llvm::Instruction::Freeze:
+    emit(Opcode::Mov, regFor(&i), value(i.getOperand(0)));
+    return true;
+  case llvm::Instruction::GetElementPtr: {
+    const auto &gep = llvm::cast<llvm::GetElementPtrInst>(i);
+    Reg acc = value(gep.getPointerOperand());
+    std::int64_t constant = 0;
+    for (auto it = llvm::gep_type_begin(gep); it != llvm::gep_type_end(gep); ++it) {
+      const llvm::Value *idx = it.getOperand();
+      if (llvm::StructType *st = it.getStructTypeOrNull()) {
+        unsigned field = llvm::cast<llvm::ConstantInt>(idx)->getZExtValue();
+        constant += layout_.getStructLayout(st)->getElementOffset(field);
+        continue;
+      }
+      std::uint64_t size = layout_.getTypeAllocSize(it.getIndexedType());
+      if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(idx)) {
+        constant += c->getSExtValue() * static_cast<std::int64_t>(size);
+        continue;
+      }
+      Reg index = signExtend(value(idx), bitsOf(idx->getType()));
+      Reg scaled = tmp();
+      if (llvm::isPowerOf2_64(size))
+        emit(Opcode::Shli, scaled, index, 0, 0, llvm::Log2_64(size));
+      else
+        emit(Opcode::Muli, scaled, index, 0, 0, static_cast<std::int32_t>(size));
+      Reg sum = tmp();
+      emit(Opcode::Add, sum, acc, scaled);
+      acc = sum;
+    }
+    emit(Opcode::Addi, regFor(&i), acc, 0, 0, static_cast<std::int32_t>(constant));
+    return true;
+  }
+  default:
+    return fail(i,
+                std::string("popc cannot lower the '") + i.getOpcodeName() + "' instruction yet");
+  }
+}
+
+bool FunctionLowering::lowerBinary(const llvm::BinaryOperator &i) {
+  unsigned bits = bitsOf(i.getType());
+  Reg d = regFor(&i);
+  const llvm::Value *lhs = i.getOperand(0), *rhs = i.getOperand(1);
+  auto fp = [&](Opcode op) {
+    emit(op, d, value(lhs), value(rhs));
+    if (i.getType()->isHalfTy()) { // round to half precision, as storing would
+      Reg h = tmp();
+      emit(Opcode::Ftoh, h, d);
+      emit(Opcode::Htof, d, h);
+    }
+    return true;
+  };
+  switch (i.getOpcode()) {
+  case llvm::Instruction::FAdd:
+    return fp(Opcode::Fadd);
+  case llvm::Instruction::FSub:
+    return fp(Opcode::Fsub);
+  case llvm::Instruction::FMul:
+    return fp(Opcode::Fmul);
+  case llvm::Instruction::FDiv:
+    return fp(Opcode::Fdiv);
+  case llvm::Instruction::FRem:
+    return fail(i, "floating-point remainder (fmod) is not supported on the tile yet");
+  default:
+    break;
+  }
+  struct Ops {
+    Opcode reg, imm;
+    bool signedInputs, wraps;
+  };
+  Ops ops;
+  switch (i.getOpcode()) {
+  case llvm::Instruction::Add:
+    ops = {Opcode::Add, Opcode::Addi, false, true};
+    break;
+  case llvm::Instruction::Sub:
+    ops = {Opcode::Sub, Opcode::Sub, false, true};
+    break;
+  case llvm::Instruction::Mul:
+    ops = {Opcode::Mul, Opcode::Muli, false, true};
+    break;
+  case llvm::Instruction::And:
+    ops = {Opcode::And, Opcode::Andi, false, false};
+    break;
+  case llvm::Instruction::Or:
+    ops = {Opcode::Or, Opcode::Ori, false, false};
+    break;
+  case llvm::Instruction::Xor:
+    ops = {Opcode::Xor, Opcode::Xori, false, false};
+    break;
+  case llvm::Instruction::Shl:
+    ops = {Opcode::Shl, Opcode::Shli, false, true};
+    break;
+  case llvm::Instruction::LShr:
+    ops = {Opcode::Shr, Opcode::Shri, false, false};
+    break;
+  case llvm::Instruction::AShr:
+    ops = {Opcode::Sra, Opcode::Srai, true, true};
+    break;
+  case llvm::Instruction::SDiv:
+    ops = {Opcode::Divs, Opcode::Divsi, true, true};
+    break;
+  case llvm::Instruction::UDiv:
+    ops = {Opcode::Divu, Opcode::Divui, false, false};
+    break;
+  case llvm::Instruction::SRem:
+    ops = {Opcode::Rems, Opcode::Remsi, true, true};
+    break;
+  case llvm::Instruction::URem:
+    ops = {Opcode::Remu, Opcode::Remui, false, false};
+    break;
+  default:
+    return fail(i, std::string("popc cannot lower '") + i.getOpcodeName() + "' yet");
+  }
+  bool narrow = bits < 32;
+  Reg result = narrow && ops.wraps ? tmp() : d;
+  Reg a = value(lhs);
+  if (ops.signedInputs)
+    a = signExtend(a, bits);
+  const auto *c = llvm::dyn_cast<llvm::ConstantInt>(rhs);
+  // Immediate forms take the constant as a signed 32-bit value.
+  if (c && ops.imm != ops.reg && !(ops.signedInputs && narrow)) {
+    emit(ops.imm, result, a, 0, 0, static_cast<std::int32_t>(c->getZExtValue()));
+  } else {
+    Reg b = value(rhs);
+    if (ops.signedInputs)
+      b = signExtend(b, bits);
+    emit(ops.reg, result, a, b);
+  }
+  if (narrow && ops.wraps)
+    truncateInto(d, result, bits);
+  return true;
+}
+
+bool FunctionLowering::lowerCompare(const llvm::CmpInst &i) {
+  Reg d = regFor(&i);
+  if (const auto *fc = llvm::dyn_cast<llvm::FCmpInst>(&i)) {
+    Reg a = value(fc->getOperand(0)), b = value(fc->getOperand(1));
+    using P = llvm::CmpInst::Predicate;
+    // Unordered predicates are the negation of the opposite ordered one.
+    struct Row {
+      P pred;
+      Opcode op;
+      bool negate;
+    };
+    static const Row rows[] = {
+        {P::FCMP_OEQ, Opcode::Feq, false},  {P::FCMP_UNE, Opcode::Fne, false},
+        {P::FCMP_OLT, Opcode::Flt, false},  {P::FCMP_OLE, Opcode::Fle, false},
+        {P::FCMP_OGT, Opcode::Fgt, false},  {P::FCMP_OGE, Opcode::Fge, false},
+        {P::FCMP_ORD, Opcode::Ford, false}, {P::FCMP_UNO, Opcode::Funo, false},
+        {P::FCMP_UGE, Opcode::Flt, true},   {P::FCMP_UGT, Opcode::Fle, true},
+        {P::FCMP_ULE, Opcode::Fgt, true},   {P::FCMP_ULT, Opcode::Fge, true}};
+    P pred = fc->getPredicate();
+    if (pred == P::FCMP_TRUE || pred == P::FCMP_FALSE) {
+      emit(Opcode::Movi, d, 0, 0, 0, pred == P::FCMP_TRUE);
+      return true;
+    }
+    if (pred == P::FCMP_UEQ || pred == P::FCMP_ONE) {
+      // ueq = uno | oeq; one = ord & une.
+      Reg x = tmp(), y = tmp();
+      emit(pred == P::FCMP_UEQ ? Opcode::Funo : Opcode::Ford, x, a, b);
+      emit(pred == P::FCMP_UEQ ? Opcode::Feq : Opcode::Fne, y, a, b);
+      emit(pred == P::FCMP_UEQ ? Opcode::Or : Opcode::And, d, x, y);
+      return true;
+    }
+    for (const Row &r : rows)
+      if (r.pred == pred) {
+        if (!r.negate) {
+          emit(r.op, d, a, b);
+        } else {
+          Reg t = tmp();
+          emit(r.op, t, a, b);
+          emit(Opcode::Xori, d, t, 0, 0, 1);
+        }
+        return true;
+      }
+    return fail(i, "popc cannot lower this floating-point comparison yet");
+  }
+  const auto &ic = llvm::cast<llvm::ICmpInst>(i);
+  unsigned bits = bitsOf(ic.getOperand(0)->getType());
+  bool isSigned = ic.isSigned();
+  Reg a = value(ic.getOperand(0));
+  if (isSigned)
+    a = signExtend(a, bits);
+  using P = llvm::CmpInst::Predicate;
+  static const std::tuple<P, Opcode, Opcode> rows[] = {
+      {P::ICMP_EQ, Opcode::Cmpeq, Opcode::Cmpeqi},
+      {P::ICMP_NE, Opcode::Cmpne, Opcode::Cmpnei},
+      {P::ICMP_SLT, Opcode::Cmplt, Opcode::Cmplti},
+      {P::ICMP_SLE, Opcode::Cmple, Opcode::Cmplei},
+      {P::ICMP_SGT, Opcode::Cmpgt, Opcode::Cmpgti},
+      {P::ICMP_SGE, Opcode::Cmpge, Opcode::Cmpgei},
+      {P::ICMP_ULT, Opcode::Cmpltu, Opcode::Cmpltui},
+      {P::ICMP_ULE, Opcode::Cmpleu, Opcode::Cmpleui},
+      {P::ICMP_UGT, Opcode::Cmpgtu, Opcode::Cmpgtui},
+      {P::ICMP_UGE, Opcode::Cmpgeu, Opcode::Cmpgeui}};
+  for (const auto &[pred, reg, imm] : rows) {
+    if (pred != ic.getPredicate())
+      continue;
+    const auto *c = llvm::dyn_cast<llvm::ConstantInt>(ic.getOperand(1));
+    if (c && !(isSigned && bits < 32)) {
+      emit(imm, d, a, 0, 0, static_cast<std::int32_t>(c->getZExtValue()));
+    } else {
+      Reg b = value(ic.getOperand(1));
+      if (isSigned)
+        b = signExtend(b, bits);
+      emit(reg, d, a, b);
+    }
+    return true;
+  }
+  return fail(i, "popc cannot lower this integer comparison yet");
+}
+
+bool FunctionLowering::lowerCast(const llvm::CastInst &i) {
+  Reg d = regFor(&i);
+  const llvm::Value *src = i.getOperand(0);
+  unsigned fromBits = bitsOf(src->getType()), toBits = bitsOf(i.getType());
+  switch (i.getOpcode()) {
+  case llvm::Instruction::ZExt:
+  case llvm::Instruction::PtrToInt:
+  case llvm::Instruction::IntToPtr:
+  case llvm::Instruction::FPExt: // half is kept as its f32 value
+    emit(Opcode::Mov, d, value(src));
+    return true;
+  case llvm::Instruction::Trunc:
+    truncateInto(d, value(src), toBits);
+    return true;
+  case llvm::Instruction::SExt: {
+    Reg s = signExtend(value(src), fromBits);
+    truncateInto(d, s, toBits);
+    return true;
+  }
+  case llvm::Instruction::FPTrunc: { // float -> half: round through the 16-bit pattern
+    Reg h = tmp();
+    emit(Opcode::Ftoh, h, value(src));
+    emit(Opcode::Htof, d, h);
+    return true;
+  }
+  case llvm::Instruction::FPToSI: {
+    Reg t = tmp();
+    emit(Opcode::Ftoi, t, value(src));
+    truncateInto(d, t, toBits);
+    return true;
+  }
+  case llvm::Instruction::FPToUI: {
+    Reg t = tmp();
+    emit(Opcode::Ftou, t, value(src));
+    truncateInto(d, t, toBits);
+    return true;
+  }
+  case llvm::Instruction::SIToFP:
+    emit(Opcode::Itof, d, signExtend(value(src), fromBits));
+    break;
+  case llvm::Instruction::UIToFP:
+    emit(Opcode::Utof, d, value(src));
+    break;
+  case llvm::Instruction::BitCast:
+    if (src->getType()->isHalfTy() && i.getType()->isIntegerTy(16))
+      emit(Opcode::Ftoh, d, value(src));
+    else if (src->getType()->isIntegerTy(16) && i.getType()->isHalfTy())
+      emit(Opcode::Htof, d, value(src));
+    else
+      emit(Opcode::Mov, d, value(src));
+    return true;
+  default:
+    return fail(i, std::string("popc cannot lower '") + i.getOpcodeName() + "' yet");
+  }
+  if (i.getType()->isHalfTy()) {
+    Reg h = tmp();
+    emit(Opcode::Ftoh, h, d);
+    emit(Opcode::Htof, d, h);
+  }
+  return true;
+}
+
+bool FunctionLowering::lowerMemory(const llvm::Instruction &i) {
+  bool isLoad = llvm::isa<llvm::LoadInst>(i);
+  llvm::Type *type = isLoad ? i.getType() : i.getOperand(0)->getType();
+  const llvm::Value *ptr = isLoad ? i.getOperand(0) : i.getOperand(1);
+  Opcode op;
+  std::uint64_t size = layout_.getTypeStoreSize(type);
+  if (type->isHalfTy())
+    op = isLoad ? Opcode::Ldh : Opcode::Sth;
+  else if (size == 1)
+    op = isLoad ? Opcode::Ld8u : Opcode::St8;
+  else if (size == 2)
+    op = isLoad ? Opcode::Ld16u : Opcode::St16;
+  else if (size == 4)
+    op = isLoad ? Opcode::Ld32 : Opcode::St32;
+  else
+    return fail(i, "popc cannot load or store a value of " + std::to_string(size) + " bytes yet");
+  if (!isLoad) {
+    Reg stored = value(i.getOperand(0));
+    Address a = address(ptr);
+    emit(op, 0, a.base, stored, 0, a.offset).slot = a.slot;
+    return true;
+  }
+  Address a = address(ptr);
+  // A loaded bool may be any nonzero byte; registers hold i1 as 0 or 1.
+  bool isBool = type->isIntegerTy(1);
+  Reg d = isBool ? tmp() : regFor(&i);
+  emit(op, d, a.base, 0, 0, a.offset).slot = a.slot;
+  if (isBool)
+    emit(Opcode::Cmpnei, regFor(&i), d, 0, 0, 0);
+  return true;
+}
+
+bool FunctionLowering::lowerMemIntrinsic(const llvm::MemIntrinsic &i) {
+  const auto *len = llvm::dyn_cast<llvm::ConstantInt>(i.getLength());
+  if (!len || len->getZExtValue() > 256)
+    return fail(i, "copies and fills of variable or large size (memcpy/memset) are not "
+                   "supported on the tile yet; write a loop");
+  std::uint64_t n = len->getZExtValue();
+  Address dst = address(i.getDest());
+  bool wide = i.getDestAlign().valueOrOne().value() >= 4 && n % 4 == 0;
+  Address src;
+  Reg fill = 0;
+  if (const auto *t = llvm::dyn_cast<llvm::MemTransferInst>(&i)) {
+    src = address(t->getSource());
+    wide = wide && t->getSourceAlign().valueOrOne().value() >= 4;
+  } else {
+    const auto *set = llvm::cast<llvm::MemSetInst>(&i);
+    fill = value(set->getValue());
+    if (wide && fill != poplar::isa::kRegZero) {
+      Reg w = tmp();
+      emit(Opcode::Muli, w, fill, 0, 0, 0x01010101);
+      fill = w;
+    }
+  }
+  unsigned step = wide ? 4 : 1;
+  // memmove: loading everything first keeps overlapping ranges right.
+  std::vector<Reg> loaded;
+  for (std::uint64_t k = 0; k < n; k += step) {
+    if (!llvm::isa<llvm::MemTransferInst>(i))
+      break;
+    Reg r = tmp();
+    mir::Inst &ld = emit(wide ? Opcode::Ld32 : Opcode::Ld8u, r, src.base, 0, 0,
+                         src.offset + static_cast<std::int32_t>(k));
+    ld.slot = src.slot;
+    loaded.push_back(r);
+  }
+  for (std::uint64_t k = 0, idx = 0; k < n; k += step, ++idx) {
+    Reg v = loaded.empty() ? fill : loaded[idx];
+    mir::Inst &st = emit(wide ? Opcode::St32 : Opcode::St8, 0, dst.base, v, 0,
+                         dst.offset + static_cast<std::int32_t>(k));
+    st.slot = dst.slot;
+  }
+  return true;
+}
+
+bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
+  const llvm::Function *callee = i.getCalledFunction();
+  if (const auto *mem = llvm::dyn_cast<llvm::MemIntrinsic>(&i))
+    return lowerMemIntrinsic(*mem);
+  llvm::Intrinsic::ID id = callee->getIntrinsicID();
+  if (id && isIgnoredIntrinsic(id))
+    return true;
+  std::optional<Opcode> op = id ? intrinsicOpcode(id) : mathFunctionOpcode(callee->getName());
+  if (op && (callee->isDeclaration() || id)) {
+    Reg d = regFor(&i);
+    std::vector<Reg> args;
+    for (unsigned k = 0; k < i.arg_size(); ++k)
+      if (!(id == llvm::Intrinsic::ctlz || id == llvm::Intrinsic::cttz) || k == 0)
+        args.push_back(value(i.getArgOperand(k)));
+    args.resize(3, 0);
+    emit(*op, d, args[0], args[1], args[2]);
+    return true;
+  }
+  if (id == llvm::Intrinsic::abs) {
+    Reg n = tmp();
+    Reg a = value(i.getArgOperand(0));
+    emit(Opcode::Sub, n, poplar::isa::kRegZero, a);
+    emit(Opcode::Maxs, regFor(&i), a, n);
+    return true;
+  }
+  if (id == llvm::Intrinsic::copysign) {
+    Reg mag = tmp(), sign = tmp();
+    emit(Opcode::Fabs, mag, value(i.getArgOperand(0)));
+    emit(Opcode::Andi, sign, value(i.getArgOperand(1)), 0, 0,
+         static_cast<std::int32_t>(0x80000000u));
+    emit(Opcode::Or, regFor(&i), mag, sign);
+    return true;
+  }
+  if (id == llvm::Intrinsic::trap) {
+    emit(Opcode::Trap, 0, 0, 0, 0, 0);
+    return true;
+  }
+  auto it = functions_.find(callee);
+  if (it == functions_.end())
+    return fail(i, "call to '" + callee->getName().str() + "' cannot be lowered");
+  if (i.arg_size() > mir::NumArgRegs)
+    return fail(i, "calls with more than 8 arguments are not supported yet");
+  std::vector<Reg> args;
+  for (unsigned k = 0; k < i.arg_size(); ++k)
+    args.push_back(value(i.getArgOperand(k)));
+  for (unsigned k = 0; k < args.size(); ++k)
+    emit(Opcode::Mov, k + 1, args[k]);
+  mir::Inst &call = emit(Opcode::Call);
+  call.callee = it->second;
+  call.callArgs = args.size();
+  call.callResult = !i.getType()->isVoidTy();
+  if (call.callResult)
+    emit(Opcode::Mov, regFor(&i), 1);
+  return true;
+}
+
+bool FunctionLowering::lowerBranch(const llvm::Instruction &i) {
+  if (const auto *r = llvm::dyn_cast<llvm::ReturnInst>(&i)) {
+    bool hasValue = r->getReturnValue() != nullptr;
+    if (hasValue)
+      emit(Opcode::Mov, 1, value(r->getReturnValue()));
+    emit(Opcode::Ret).callResult = hasValue;
+    return true;
+  }
+  if (llvm::isa<llvm::UnreachableInst>(i)) {
+    emit(Opcode::Trap, 0, 0, 0, 0, 0);
+    return true;
+  }
+  const auto *br = llvm::dyn_cast<llvm::BranchInst>(&i);
+  if (!br)
+    return fail(i, std::string("popc cannot lower '") + i.getOpcodeName() + "' yet");
+  const llvm::BasicBlock *from = i.getParent();
+  if (br->isUnconditional()) {
+    const llvm::BasicBlock *to = br->getSuccessor(0);
+    if (!to->getSinglePredecessor())
+      phiCopies(*to, *from);
+    emit(Opcode::Br).target = blocks_.at(to);
+    return true;
+  }
+  // No critical edges: each successor of a conditional branch has this block as only
+  // predecessor, so its phi copies sit at its top.
+  Reg cond = value(br->getCondition());
+  emit(Opcode::Brnz, 0, cond).target = blocks_.at(br->getSuccessor(0));
+  emit(Opcode::Br).target = blocks_.at(br->getSuccessor(1));
+  return true;
+}
+
+} // namespace
+
+bool lowerFunctions(const llvm::Module &m, const GlobalOffsets &globals, mir::Module &out,
+                    SourceDiagnostics &diags) {
+  std::map<const llvm::Function *, mir::Function *> functions;
+  for (const llvm::Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    out.functions.push_back(std::make_unique<mir::Function>());
+    out.functions.back()->name = f.getName().str();
+    functions[&f] = out.functions.back().get();
+  }
+  std::map<std::string, std::uint32_t> files;
+  for (std::uint32_t k = 0; k < out.files.size(); ++k)
+    files[out.files[k]] = k;
+  bool ok = true;
+  for (const auto &[f, mf] : functions) {
+    FunctionLowering lowering(*f, *mf, globals, functions, files, out, diags);
+    ok &= lowering.run();
+  }
+  return ok;
+}
+
+} // namespace popc

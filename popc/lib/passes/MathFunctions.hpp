@@ -1,0 +1,109 @@
+// C math functions and LLVM intrinsics that map onto one tile instruction (shared by the
+// support check and the lowering so they cannot disagree).
+#ifndef popc_passes_MathFunctions_hpp
+#define popc_passes_MathFunctions_hpp
+
+#include "isa/Isa.hpp"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Intrinsics.h"
+
+#include <optional>
+
+namespace popc {
+
+/// The instruction computing the float C function `name` (sqrtf, expf, ...), if any.
+inline std::optional<poplar::isa::Opcode> mathFunctionOpcode(llvm::StringRef name) {
+  using poplar::isa::Opcode;
+  static const std::pair<const char *, Opcode> table[] = {
+      {"sqrtf", Opcode::Fsqrt},   {"expf", Opcode::Fexp},     {"logf", Opcode::Flog},
+      {"tanhf", Opcode::Ftanh},   {"sinf", Opcode::Fsin},     {"cosf", Opcode::Fcos},
+      {"powf", Opcode::Fpow},     {"floorf", Opcode::Ffloor}, {"ceilf", Opcode::Fceil},
+      {"roundf", Opcode::Fround}, {"truncf", Opcode::Ftrunc}, {"fabsf", Opcode::Fabs},
+      {"fminf", Opcode::Fmin},    {"fmaxf", Opcode::Fmax},    {"fmaf", Opcode::Fma}};
+  for (const auto &[n, op] : table)
+    if (name == n)
+      return op;
+  return std::nullopt;
+}
+
+/// The instruction computing the f32 intrinsic `id`, if any.
+inline std::optional<poplar::isa::Opcode> intrinsicOpcode(llvm::Intrinsic::ID id) {
+  using poplar::isa::Opcode;
+  switch (id) {
+  case llvm::Intrinsic::sqrt:
+    return Opcode::Fsqrt;
+  case llvm::Intrinsic::exp:
+    return Opcode::Fexp;
+  case llvm::Intrinsic::log:
+    return Opcode::Flog;
+  case llvm::Intrinsic::sin:
+    return Opcode::Fsin;
+  case llvm::Intrinsic::cos:
+    return Opcode::Fcos;
+  case llvm::Intrinsic::pow:
+    return Opcode::Fpow;
+  case llvm::Intrinsic::floor:
+    return Opcode::Ffloor;
+  case llvm::Intrinsic::ceil:
+    return Opcode::Fceil;
+  case llvm::Intrinsic::round:
+    return Opcode::Fround;
+  case llvm::Intrinsic::trunc:
+    return Opcode::Ftrunc;
+  case llvm::Intrinsic::fabs:
+    return Opcode::Fabs;
+  case llvm::Intrinsic::minnum:
+    return Opcode::Fmin;
+  case llvm::Intrinsic::maxnum:
+    return Opcode::Fmax;
+  case llvm::Intrinsic::fma:
+  case llvm::Intrinsic::fmuladd:
+    return Opcode::Fma;
+  case llvm::Intrinsic::smin:
+    return Opcode::Mins;
+  case llvm::Intrinsic::smax:
+    return Opcode::Maxs;
+  case llvm::Intrinsic::umin:
+    return Opcode::Minu;
+  case llvm::Intrinsic::umax:
+    return Opcode::Maxu;
+  case llvm::Intrinsic::ctpop:
+    return Opcode::Popc;
+  case llvm::Intrinsic::ctlz:
+    return Opcode::Clz;
+  case llvm::Intrinsic::cttz:
+    return Opcode::Ctz;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Intrinsics that generate no code (debug info, lifetimes, hints).
+inline bool isIgnoredIntrinsic(llvm::Intrinsic::ID id) {
+  switch (id) {
+  case llvm::Intrinsic::dbg_declare:
+  case llvm::Intrinsic::dbg_value:
+  case llvm::Intrinsic::dbg_label:
+  case llvm::Intrinsic::lifetime_start:
+  case llvm::Intrinsic::lifetime_end:
+  case llvm::Intrinsic::assume:
+  case llvm::Intrinsic::experimental_noalias_scope_decl:
+  case llvm::Intrinsic::donothing:
+  case llvm::Intrinsic::sideeffect:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Intrinsics the lowering expands into several instructions.
+inline bool isExpandedIntrinsic(llvm::Intrinsic::ID id) {
+  return id == llvm::Intrinsic::memcpy || id == llvm::Intrinsic::memmove ||
+         id == llvm::Intrinsic::memset || id == llvm::Intrinsic::abs ||
+         id == llvm::Intrinsic::copysign || id == llvm::Intrinsic::trap;
+}
+
+} // namespace popc
+
+#endif

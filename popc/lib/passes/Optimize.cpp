@@ -1,0 +1,41 @@
+// LLVM's standard optimisation pipeline, tuned for a scalar in-order tile, then edge splitting.
+#include "passes/IRPasses.hpp"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/BreakCriticalEdges.h"
+#include "llvm/Transforms/Utils/LowerSwitch.h"
+
+namespace popc {
+
+void optimizeModule(llvm::Module &m, unsigned level) {
+  llvm::PipelineTuningOptions tuning;
+  // The lowering is scalar; IR vectors would only be split up again.
+  tuning.LoopVectorization = false;
+  tuning.SLPVectorization = false;
+  llvm::PassBuilder pb(nullptr, tuning);
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
+      llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager mpm = level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                           : pb.buildPerModuleDefaultPipeline(levels[level]);
+  // Preconditions of the lowering: no switch instructions, and no critical edges (a block
+  // ending in a conditional branch never jumps straight to a block with phis).
+  llvm::FunctionPassManager cleanup;
+  cleanup.addPass(llvm::LowerSwitchPass());
+  cleanup.addPass(llvm::BreakCriticalEdgesPass());
+  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
+  mpm.run(m, mam);
+}
+
+} // namespace popc

@@ -1,0 +1,52 @@
+// Dead-code elimination on machine IR over virtual registers.
+#include "passes/MachinePasses.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace popc {
+
+using poplar::isa::Format;
+using poplar::isa::Opcode;
+
+static bool hasSideEffects(const mir::Inst &i) {
+  Format f = poplar::isa::info(i.op).format;
+  return f == Format::Store || f == Format::StorePost || f == Format::LoadPost ||
+         (poplar::isa::info(i.op).flags & poplar::isa::CTL) || i.op == Opcode::Spadd ||
+         // Division by zero traps, so it is observable.
+         i.op == Opcode::Divs || i.op == Opcode::Divu || i.op == Opcode::Rems ||
+         i.op == Opcode::Remu || i.op == Opcode::Divsi || i.op == Opcode::Divui ||
+         i.op == Opcode::Remsi || i.op == Opcode::Remui;
+}
+
+void removeDeadCode(mir::Function &f) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::map<mir::Reg, unsigned> reads;
+    std::vector<mir::Reg> uses;
+    for (auto &b : f.blocks)
+      for (const mir::Inst &i : b->insts) {
+        uses.clear();
+        mir::usesOf(i, uses);
+        for (mir::Reg r : uses)
+          ++reads[r];
+      }
+    std::vector<mir::Reg> defs;
+    for (auto &b : f.blocks) {
+      auto dead = [&](const mir::Inst &i) {
+        if (hasSideEffects(i))
+          return false;
+        defs.clear();
+        mir::defsOf(i, defs);
+        return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](mir::Reg r) {
+          return mir::isVirtual(r) && !reads.count(r);
+        });
+      };
+      auto end = std::remove_if(b->insts.begin(), b->insts.end(), dead);
+      changed |= end != b->insts.end();
+      b->insts.erase(end, b->insts.end());
+    }
+  }
+}
+
+} // namespace popc

@@ -1,0 +1,228 @@
+// Vertex compilation: the state block layout follows docs/gp-format.md ("Vertex state layout"):
+// scalar edge = address; vector = address (+ element count for sized layouts); VectorList =
+// address of {address, count} pairs + pair count; plain members inline.
+#include "compiler/Vertices.hpp"
+
+#include "compiler/ExchangePlan.hpp"
+#include "compiler/Layout.hpp"
+#include "core/Errors.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace poplar::detail {
+
+namespace {
+
+/// Worker stacks are at least this big: popc's stack bound covers the vertex code, and the
+/// margin covers the entry sequence (ipu-model.md: poplar's default worker stack is similar).
+constexpr std::uint32_t kMinWorkerStackBytes = 64;
+
+void put32(std::vector<std::uint8_t> &state, std::uint32_t offset, std::uint32_t value) {
+  std::memcpy(state.data() + offset, &value, 4);
+}
+
+std::uint32_t address(std::uint32_t offset) { return kTileMemoryBase + offset; }
+
+struct Binder {
+  const GraphState &graph;
+  CompiledGraph &out;
+  TileAllocator &alloc;
+  CompiledComputeSet &cs;
+  std::string where; // "field 'x' of vertex 'T' (id n) on tile t", for messages
+
+  /// The tile address at which the vertex sees `loc`'s data contiguously and aligned; adds a
+  /// local buffer with copy-in/copy-out when the data is not already like that on `tile`.
+  std::uint32_t bind(const TensorLocation &loc, unsigned tile, std::uint32_t align,
+                     FieldDirection direction) {
+    std::uint64_t bytes = loc.numBytes();
+    if (bytes == 0)
+      return address(0);
+    if (loc.runs.size() == 1 && loc.runs[0].tile == tile && loc.runs[0].offset % align == 0)
+      return address(loc.runs[0].offset);
+    auto offset = alloc.allocate(tile, bytes, std::max<std::uint32_t>(align, 4),
+                                 MemoryCategory::vertexFieldData);
+    TensorLocation local;
+    local.runs.push_back({tile, offset, std::uint32_t(bytes)});
+    if (direction == FieldDirection::Input || direction == FieldDirection::InOut)
+      for (const auto &r : planCopy(loc, local))
+        cs.copyIn.push_back(r);
+    if (direction == FieldDirection::Output || direction == FieldDirection::InOut)
+      for (const auto &r : planCopy(local, loc))
+        cs.copyOut.push_back(r);
+    return address(offset);
+  }
+};
+
+const FieldConnection *findConnection(const VertexDesc &v, const std::string &field,
+                                      std::size_t index = ~std::size_t(0)) {
+  for (const auto &c : v.connections)
+    if (c.field == field && c.index == index)
+      return &c;
+  return nullptr;
+}
+
+} // namespace
+
+void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
+  std::set<unsigned> usedObjects;
+  std::set<unsigned> tilesWithVertices;
+  for (const auto &v : graph.vertices) {
+    usedObjects.insert(graph.vertexTypes.at(v.type).codeletObject);
+    if (v.tile != kUnmapped)
+      tilesWithVertices.insert(v.tile);
+  }
+  // Every loaded object keeps its index; unused ones simply take no memory.
+  std::uint32_t offset = 0;
+  for (unsigned o = 0; o < graph.codeletObjects.size(); ++o) {
+    const auto &file = *graph.codeletObjects[o];
+    CompiledCodelet cc;
+    cc.gpBytes = gp::writeGp(file);
+    if (usedObjects.count(o)) {
+      std::uint32_t align = std::max<std::uint32_t>(file.dataAlign, 8);
+      offset = (offset + align - 1) / align * align;
+      cc.dataOffset = offset;
+      offset += std::uint32_t(file.data.size());
+    }
+    out.codelets.push_back(std::move(cc));
+  }
+  for (const auto &[name, info] : graph.vertexTypes) {
+    const auto &vertex = graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex];
+    out.vertexTypes.push_back(
+        {name, info.codeletObject, vertex.entry, info.kind == VertexKind::MultiVertex});
+  }
+  for (unsigned tile : tilesWithVertices) {
+    std::uint32_t base = alloc.allocate(tile, offset, 8, MemoryCategory::constants);
+    (void)base; // 0: nothing is allocated on a tile before this
+    for (unsigned o : usedObjects) {
+      const auto &file = *graph.codeletObjects[o];
+      alloc.write(tile, out.codelets[o].dataOffset, file.data.data(), file.data.size());
+      // Data-to-data relocations (pointers in tables) are fixed here; code ones at load.
+      for (const auto &r : file.relocations)
+        if (r.section == gp::Section::Data && r.target == gp::Section::Data) {
+          std::uint32_t value = address(out.codelets[o].dataOffset) + r.addend;
+          alloc.write(tile, out.codelets[o].dataOffset + r.offset,
+                      reinterpret_cast<const std::uint8_t *>(&value), 4);
+        }
+      alloc.account(tile, file.code.size(), MemoryCategory::vertexCode);
+    }
+  }
+}
+
+void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
+  unsigned numTiles = graph.target.numTiles();
+  auto typeIndex = [&](const std::string &name) {
+    for (std::uint32_t i = 0; i < out.vertexTypes.size(); ++i)
+      if (out.vertexTypes[i].name == name)
+        return i;
+    raise<unknown_vertex_type>("Engine: unknown vertex type '", name, "'");
+  };
+  // Stacks: one per worker context on each tile that runs vertices, as deep as the deepest
+  // vertex type there needs.
+  out.stacks.assign(numTiles, TileStacks());
+  std::vector<std::uint32_t> stackNeed(numTiles, 0);
+  std::vector<std::uint64_t> vertexCount(out.vertexTypes.size(), 0), stateBytes(out.vertexTypes.size(), 0);
+  for (const auto &v : graph.vertices) {
+    if (v.tile == kUnmapped)
+      continue;
+    const auto &info = graph.vertexTypes.at(v.type);
+    const auto &gv = graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex];
+    stackNeed[v.tile] = std::max(stackNeed[v.tile], gv.stackSize);
+  }
+  for (const auto &v : graph.vertices)
+    if (v.tile != kUnmapped && out.stacks[v.tile].bytesPerWorker == 0) {
+      std::uint32_t per = std::max(kMinWorkerStackBytes, (stackNeed[v.tile] + 7) / 8 * 8);
+      out.stacks[v.tile] = {alloc.allocate(v.tile, std::uint64_t(per) * graph.target.numWorkerContexts,
+                                           8, MemoryCategory::stack),
+                            per};
+    }
+
+  for (const auto &csDesc : graph.computeSets) {
+    CompiledComputeSet cs;
+    cs.name = csDesc.name;
+    std::vector<unsigned> order = csDesc.vertices;
+    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+      return graph.vertices[a].tile < graph.vertices[b].tile;
+    });
+    for (unsigned id : order) {
+      const auto &v = graph.vertices[id];
+      std::string vertexName = "vertex '" + v.type + "' (id " + std::to_string(id) + ")";
+      if (v.tile == kUnmapped)
+        raise<graph_connection_error>("Engine: ", vertexName, " in compute set '", cs.name,
+                                      "' is not mapped to a tile; call "
+                                      "Graph::setTileMapping(vertex, tile)");
+      const auto &info = graph.vertexTypes.at(v.type);
+      const auto &gv = graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex];
+      std::vector<std::uint8_t> state(gv.stateSize, 0);
+      Binder binder{graph, out, alloc, cs, ""};
+      for (const auto &f : gv.fields) {
+        binder.where = "field '" + f.name + "' of " + vertexName + " on tile " +
+                       std::to_string(v.tile);
+        std::uint32_t align = std::max<std::uint32_t>(f.minAlign, f.elementSize);
+        auto direction = info.findField(f.name)->direction;
+        if (f.kind == gp::FieldKind::Value || f.direction == gp::FieldDirection::State) {
+          auto init = v.initialValues.find(f.name);
+          if (f.kind != gp::FieldKind::Value)
+            raise<graph_connection_error>("Engine: ", binder.where,
+                                          " is a vector state field, which is not supported yet");
+          if (init != v.initialValues.end())
+            std::memcpy(state.data() + f.offset, init->second.data(),
+                        std::min<std::size_t>(init->second.size(), f.size));
+          continue;
+        }
+        if (f.kind == gp::FieldKind::Scalar || f.kind == gp::FieldKind::Vector) {
+          const auto *c = findConnection(v, f.name);
+          if (!c)
+            raise<graph_connection_error>("Engine: ", binder.where,
+                                          " is not connected; call Graph::connect");
+          auto loc = locate(out, c->tensor);
+          put32(state, f.offset, binder.bind(loc, v.tile, align, direction));
+          if (f.kind == gp::FieldKind::Vector && gp::layoutHasSize(f.layout))
+            put32(state, f.offset + 4, std::uint32_t(c->tensor.numElements()));
+          continue;
+        }
+        // VectorList (and Vector of edges): a descriptor array of {address, count} pairs.
+        auto sizeIt = v.fieldSizes.find(f.name);
+        std::size_t n = sizeIt == v.fieldSizes.end() ? 0 : sizeIt->second;
+        if (n == 0)
+          for (const auto &c : v.connections)
+            if (c.field == f.name)
+              n = std::max(n, c.index + 1);
+        std::vector<std::uint32_t> pairs;
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto *c = findConnection(v, f.name, i);
+          if (!c)
+            raise<graph_connection_error>("Engine: element ", i, " of ", binder.where,
+                                          " is not connected (the list has ", n, " elements)");
+          auto loc = locate(out, c->tensor);
+          pairs.push_back(binder.bind(loc, v.tile, align, direction));
+          pairs.push_back(std::uint32_t(c->tensor.numElements()));
+        }
+        auto descriptors = alloc.allocate(v.tile, pairs.size() * 4, 4,
+                                          MemoryCategory::vectorListDescriptor);
+        alloc.write(v.tile, descriptors, reinterpret_cast<const std::uint8_t *>(pairs.data()),
+                    pairs.size() * 4);
+        put32(state, f.offset, address(descriptors));
+        put32(state, f.offset + 4, std::uint32_t(n));
+      }
+      std::uint32_t stateAlign = std::max<std::uint32_t>(gv.stateAlign, 4);
+      auto stateOffset = alloc.allocate(v.tile, state.size(), stateAlign,
+                                        MemoryCategory::vertexInstanceState);
+      alloc.write(v.tile, stateOffset, state.data(), state.size());
+      auto type = typeIndex(v.type);
+      vertexCount[type] += 1;
+      stateBytes[type] += state.size();
+      cs.vertices.push_back({type, id, v.tile, stateOffset, std::uint32_t(state.size()),
+                             v.perfEstimate ? std::int64_t(*v.perfEstimate) : -1});
+    }
+    cs.copyInCycles = costOfExchange(out.target, cs.copyIn).exchangeCycles;
+    cs.copyOutCycles = costOfExchange(out.target, cs.copyOut).exchangeCycles;
+    out.computeSets.push_back(std::move(cs));
+  }
+  // One profile entry per vertex type, in the same order, so runs can add cycles by index.
+  for (std::size_t t = 0; t < out.vertexTypes.size(); ++t)
+    out.profile.vertexTypes.push_back({out.vertexTypes[t].name, vertexCount[t], stateBytes[t], 0});
+}
+
+} // namespace poplar::detail

@@ -1,0 +1,119 @@
+// Vertex execution: each worker runs on the interpreter over its tile's memory only; the tile's
+// time comes from the cycle model's schedule of the measured thread cycles.
+#include "engine/VertexRunner.hpp"
+
+#include "core/Errors.hpp"
+#include "interp/CycleModel.hpp"
+#include "interp/Interpreter.hpp"
+
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+
+namespace poplar::detail {
+
+namespace {
+
+/// Instructions one worker may issue before the run is stopped as runaway (about a second of
+/// host time at the interpreter's dispatch rate).
+constexpr std::uint64_t kWorkerInstructionBudget = 200'000'000;
+
+std::string describeFault(const LoadedCodelet &c, const CompiledComputeSet &cs,
+                          const VertexInstance &v, const std::string &typeName,
+                          const interp::RunResult &r, unsigned worker, bool multiVertex) {
+  std::ostringstream os;
+  os << "Engine::run: vertex '" << typeName << "' (id " << v.id << ") on tile " << v.tile
+     << " in compute set '" << cs.name << "'";
+  if (multiVertex)
+    os << ", worker " << worker;
+  if (r.trap == interp::Trap::None)
+    os << " returned false";
+  else
+    os << " faulted: " << interp::trapName(r.trap);
+  if (r.trap == interp::Trap::OutOfBounds || r.trap == interp::Trap::Misaligned)
+    os << " at address 0x" << std::hex << r.address << std::dec;
+  os << " (pc " << r.pc;
+  if (const auto *sym = c.file.symbolFor(r.pc))
+    os << " in " << sym->name;
+  if (const auto *line = c.file.lineFor(r.pc); line && line->line)
+    os << ", " << c.file.files.at(line->file) << ':' << line->line;
+  os << ")";
+  return os.str();
+}
+
+} // namespace
+
+std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
+  std::vector<LoadedCodelet> loaded;
+  for (const auto &cc : cg.codelets) {
+    LoadedCodelet l;
+    try {
+      l.file = gp::readGp(cc.gpBytes);
+    } catch (const gp::GpFormatError &e) {
+      raise<graph_object_load_error>("Engine: a codelet object in the executable is corrupt: ",
+                                     e.what());
+    }
+    l.dataAddress = kTileMemoryBase + cc.dataOffset;
+    std::vector<std::uint8_t> code = l.file.code;
+    for (const auto &r : l.file.relocations)
+      if (r.section == gp::Section::Code) {
+        std::uint32_t value = r.target == gp::Section::Data ? l.dataAddress + r.addend : r.addend;
+        std::memcpy(code.data() + r.offset, &value, 4);
+      }
+    std::vector<std::uint64_t> words(code.size() / 8);
+    std::memcpy(words.data(), code.data(), words.size() * 8);
+    l.code = interp::decodeCode(words.data(), words.size());
+    loaded.push_back(std::move(l));
+  }
+  return loaded;
+}
+
+TileComputeResult runTileVertices(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
+                                  const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
+                                  std::vector<std::uint8_t> &memory) {
+  unsigned workers = cg.target.numWorkerContexts;
+  interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
+  std::vector<interp::VertexCycles> schedule;
+  TileComputeResult result;
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto &v = cs.vertices[i];
+    const auto &type = cg.vertexTypes[v.vertexType];
+    const auto &codelet = codelets[type.codelet];
+    const auto &stacks = cg.stacks[v.tile];
+    interp::VertexCycles vc;
+    vc.multiVertex = type.multiVertex;
+    unsigned runs = type.multiVertex ? workers : 1;
+    std::uint64_t total = 0;
+    for (unsigned w = 0; w < runs; ++w) {
+      interp::Launch launch;
+      launch.vertexState = kTileMemoryBase + v.stateOffset;
+      launch.workerId = w;
+      launch.stackBase = kTileMemoryBase + stacks.offset + w * stacks.bytesPerWorker;
+      launch.stackSize = stacks.bytesPerWorker;
+      launch.globals = codelet.dataAddress;
+      launch.budget = kWorkerInstructionBudget;
+      auto r = interp::run(codelet.code, type.entry, mem, launch);
+      if (r.trap != interp::Trap::None || r.result == 0)
+        throw application_runtime_error(
+            describeFault(codelet, cs, v, type.name, r, w, type.multiVertex));
+      vc.workerCycles.push_back(r.cycles);
+      total += r.cycles;
+    }
+    // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
+    if (v.perfEstimate >= 0) {
+      std::uint64_t estimate = std::uint64_t(v.perfEstimate);
+      vc.workerCycles.assign(runs, (estimate + runs - 1) / runs);
+      total = estimate;
+    }
+    result.cyclesByType.emplace_back(v.vertexType, total);
+    schedule.push_back(std::move(vc));
+  }
+  interp::CycleModelParams params;
+  params.workerContexts = workers;
+  auto tile = interp::scheduleTile(schedule, params);
+  result.tileCycles = tile.tileCycles;
+  result.busyCycles = tile.busyThreadCycles + tile.supervisorCycles;
+  return result;
+}
+
+} // namespace poplar::detail
