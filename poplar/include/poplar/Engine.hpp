@@ -45,9 +45,6 @@ public:
          ProgressFunc progressCallBack = ProgressFunc(), const DebugContext &dc = {});
   Engine(const Graph &graph, ArrayRef<program::Program> progs, const OptionFlags &options = {},
          ProgressFunc progressCallBack = ProgressFunc(), const DebugContext &dc = {});
-  Engine(const Graph &graph, const std::vector<program::Program> &progs,
-         const OptionFlags &options = {}, ProgressFunc progressCallBack = ProgressFunc(),
-         const DebugContext &dc = {});
   Engine(Executable &&exe, const OptionFlags &options = {});
   Engine(Engine &&) noexcept;
   Engine &operator=(Engine &&) noexcept;
@@ -92,9 +89,6 @@ private:
 };
 
 Executable compileGraph(const Graph &graph, ArrayRef<program::Program> progs,
-                        const OptionFlags &opt = {}, ProgressFunc progressCallBack = ProgressFunc(),
-                        const DebugContext &dc = {});
-Executable compileGraph(const Graph &graph, const std::vector<program::Program> &progs,
                         const OptionFlags &opt = {}, ProgressFunc progressCallBack = ProgressFunc(),
                         const DebugContext &dc = {});
 

@@ -66,10 +66,6 @@ Engine::Engine(const Graph &graph, ArrayRef<program::Program> progs, const Optio
                ProgressFunc progress, const DebugContext &)
     : impl_(makeEngine(graph, progs.vec(), options, progress)) {}
 
-Engine::Engine(const Graph &graph, const std::vector<program::Program> &progs,
-               const OptionFlags &options, ProgressFunc progress, const DebugContext &)
-    : impl_(makeEngine(graph, progs, options, progress)) {}
-
 Engine::Engine(Executable &&exe, const OptionFlags &options)
     : impl_(std::make_unique<EngineImpl>(exe.release(), parseEngineOptions(options))) {}
 
@@ -215,11 +211,6 @@ Executable compileGraph(const Graph &graph, ArrayRef<program::Program> progs,
                         const OptionFlags &opt, ProgressFunc progress, const DebugContext &) {
   auto parsed = parseEngineOptions(opt);
   return Executable(compileOrReport(graph, progs.vec(), parsed));
-}
-
-Executable compileGraph(const Graph &graph, const std::vector<program::Program> &progs,
-                        const OptionFlags &opt, ProgressFunc progress, const DebugContext &dc) {
-  return compileGraph(graph, ArrayRef<program::Program>(progs), opt, progress, dc);
 }
 
 } // namespace poplar
