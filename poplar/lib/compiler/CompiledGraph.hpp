@@ -98,6 +98,7 @@ struct CompiledExchange {
   std::uint64_t exchangeCycles = 0; // busiest tile's bytes over the exchange rate
   std::uint64_t syncCycles = 0;
   std::uint32_t firstTile = 0, lastTile = 0;
+  bool staged = false; // sources and destinations overlap: read everything, then write
 };
 
 struct CompiledStreamCopy {

@@ -41,6 +41,34 @@ std::vector<CopyRun> planCopy(const TensorLocation &src, const TensorLocation &d
   return runs;
 }
 
+bool copiesOverlap(const std::vector<CopyRun> &runs) {
+  struct Span {
+    std::uint32_t tile, begin, end;
+    bool isWrite;
+  };
+  std::vector<Span> spans;
+  spans.reserve(runs.size() * 2);
+  for (const auto &r : runs) {
+    spans.push_back({r.srcTile, r.srcOffset, r.srcOffset + r.bytes, false});
+    spans.push_back({r.dstTile, r.dstOffset, r.dstOffset + r.bytes, true});
+  }
+  std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) {
+    return a.tile < b.tile || (a.tile == b.tile && a.begin < b.begin);
+  });
+  // Sweep each tile's spans in address order, remembering how far reads and writes reach.
+  std::uint32_t tile = ~0u, readEnd = 0, writeEnd = 0;
+  for (const auto &s : spans) {
+    if (s.tile != tile) {
+      tile = s.tile;
+      readEnd = writeEnd = 0;
+    }
+    if (s.isWrite ? s.begin < readEnd : s.begin < writeEnd)
+      return true;
+    (s.isWrite ? writeEnd : readEnd) = std::max(s.isWrite ? writeEnd : readEnd, s.end);
+  }
+  return false;
+}
+
 std::uint64_t internalSyncCycles(const TargetDesc &target) { return target.minIPUSyncDelay; }
 
 ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun> &runs) {

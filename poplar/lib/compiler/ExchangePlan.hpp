@@ -8,6 +8,10 @@ namespace poplar::detail {
 /// Pairs the runs of `src` and `dst` (same byte count) into copies, in element order.
 std::vector<CopyRun> planCopy(const TensorLocation &src, const TensorLocation &dst);
 
+/// True if some copy reads bytes that another copy of the same phase writes, so the phase
+/// must read everything before writing anything (e.g. a copy from a tensor to its reverse).
+bool copiesOverlap(const std::vector<CopyRun> &runs);
+
 /// BSP cost of an exchange phase: internal sync, then the busiest tile's bytes (the larger of
 /// sent and received) over the exchange rate; copies within a tile run at the on-tile rate.
 struct ExchangeCost {

@@ -153,6 +153,7 @@ private:
     ex.syncCycles = cost.syncCycles;
     ex.firstTile = cost.firstTile;
     ex.lastTile = cost.lastTile;
+    ex.staged = copiesOverlap(ex.runs);
     out_.exchanges.push_back(std::move(ex));
     return exchangeCache_[&n] = std::uint32_t(out_.exchanges.size() - 1);
   }

@@ -27,7 +27,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexInstance, vertexType, id, tile, stateOf
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, copyIn, copyOut,
                                    copyInCycles, copyOutCycles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledExchange, name, runs, exchangeCycles, syncCycles,
-                                   firstTile, lastTile)
+                                   firstTile, lastTile, staged)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledStreamCopy, name, stream, toDevice, runs, hostCycles,
                                    syncCycles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledStream, handle, type, numElements, toDevice)

@@ -30,55 +30,80 @@ void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
     profile_.executions.push_back({run_, step, from, device_.clock});
 }
 
-std::vector<std::uint8_t> Executor::gather(const std::vector<MemRun> &runs) const {
+namespace {
+
+/// Offsets of each run's bytes in a packed buffer, plus the total at the end.
+template <class Run> std::vector<std::size_t> packedOffsets(const std::vector<Run> &runs) {
   std::vector<std::size_t> at(runs.size() + 1, 0);
   for (std::size_t i = 0; i < runs.size(); ++i)
     at[i + 1] = at[i] + runs[i].bytes;
-  std::vector<std::uint8_t> bytes(at.back());
-  auto one = [&](std::size_t i) {
-    const auto &r = runs[i];
-    std::memcpy(bytes.data() + at[i], device_.tiles[r.tile].data() + r.offset, r.bytes);
-  };
-  if (bytes.size() >= kParallelCopyBytes)
-    parallelFor(runs.size(), one);
+  return at;
+}
+
+/// Runs f over [0, n) items, on the pool only when there are enough bytes to pay for it.
+void forRuns(std::size_t n, std::size_t bytes,
+             const std::function<void(std::size_t, std::size_t)> &f) {
+  if (bytes < kParallelCopyBytes)
+    f(0, n);
   else
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      one(i);
+    parallelChunks(n, 64, f);
+}
+
+} // namespace
+
+std::vector<std::uint8_t> Executor::gather(const std::vector<MemRun> &runs) const {
+  auto at = packedOffsets(runs);
+  std::vector<std::uint8_t> bytes(at.back());
+  forRuns(runs.size(), bytes.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      std::memcpy(bytes.data() + at[i], device_.tiles[runs[i].tile].data() + runs[i].offset,
+                  runs[i].bytes);
+  });
   return bytes;
 }
 
 void Executor::scatter(const std::vector<MemRun> &runs, const std::vector<std::uint8_t> &bytes) {
-  std::vector<std::size_t> at(runs.size() + 1, 0);
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    at[i + 1] = at[i] + runs[i].bytes;
-  auto one = [&](std::size_t i) {
-    const auto &r = runs[i];
-    std::memcpy(device_.tiles[r.tile].data() + r.offset, bytes.data() + at[i], r.bytes);
-  };
-  if (bytes.size() >= kParallelCopyBytes)
-    parallelFor(runs.size(), one);
-  else
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      one(i);
+  auto at = packedOffsets(runs);
+  forRuns(runs.size(), bytes.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      std::memcpy(device_.tiles[runs[i].tile].data() + runs[i].offset, bytes.data() + at[i],
+                  runs[i].bytes);
+  });
 }
 
-void Executor::runCopies(const std::vector<CopyRun> &runs) {
-  // Staging through a buffer makes a copy between overlapping views (a tensor and its reverse)
-  // behave as a true exchange.
-  std::vector<MemRun> src(runs.size()), dst(runs.size());
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto &r = runs[i];
-    src[i] = {r.srcTile, r.srcOffset, r.bytes};
-    dst[i] = {r.dstTile, r.dstOffset, r.bytes};
+void Executor::runCopies(const std::vector<CopyRun> &runs, bool staged) {
+  auto &tiles = device_.tiles;
+  auto at = packedOffsets(runs);
+  if (!staged) {
+    forRuns(runs.size(), at.back(), [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        const auto &r = runs[i];
+        std::memcpy(tiles[r.dstTile].data() + r.dstOffset, tiles[r.srcTile].data() + r.srcOffset,
+                    r.bytes);
+      }
+    });
+    return;
   }
-  scatter(dst, gather(src));
+  // Overlapping sources and destinations: read everything before writing anything, as an
+  // exchange does.
+  std::vector<std::uint8_t> staging(at.back());
+  forRuns(runs.size(), at.back(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      std::memcpy(staging.data() + at[i], tiles[runs[i].srcTile].data() + runs[i].srcOffset,
+                  runs[i].bytes);
+  });
+  forRuns(runs.size(), at.back(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      std::memcpy(tiles[runs[i].dstTile].data() + runs[i].dstOffset, staging.data() + at[i],
+                  runs[i].bytes);
+  });
 }
 
 void Executor::compute(std::uint32_t index) {
   const auto &cs = cg_.computeSets.at(index);
   auto sync = internalSyncCycles(cg_.target);
   if (!cs.copyIn.empty()) {
-    runCopies(cs.copyIn);
+    runCopies(cs.copyIn, false); // into fresh local buffers
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyInCycles);
   }
@@ -112,7 +137,7 @@ void Executor::compute(std::uint32_t index) {
   device_.clock += longest;
   advance(&TileCycles::sync, sync);
   if (!cs.copyOut.empty()) {
-    runCopies(cs.copyOut);
+    runCopies(cs.copyOut, false);
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyOutCycles);
   }
@@ -120,7 +145,7 @@ void Executor::compute(std::uint32_t index) {
 
 void Executor::exchange(std::uint32_t index) {
   const auto &ex = cg_.exchanges[index];
-  runCopies(ex.runs);
+  runCopies(ex.runs, ex.staged);
   advance(&TileCycles::sync, ex.syncCycles);
   advance(&TileCycles::internalExchange, ex.exchangeCycles);
 }

@@ -29,8 +29,8 @@ public:
 private:
   void compute(std::uint32_t computeSet);
   void exchange(std::uint32_t index);
-  /// Moves bytes as one exchange: every source byte is read before any destination is written.
-  void runCopies(const std::vector<CopyRun> &runs);
+  /// Moves bytes as one exchange phase; `staged` when sources and destinations overlap.
+  void runCopies(const std::vector<CopyRun> &runs, bool staged);
   void streamCopy(std::uint32_t index);
   void print(const CompiledPrint &p);
   std::int64_t readScalar(const ScalarRef &s) const;
