@@ -98,6 +98,103 @@ void restore(const nlohmann::json &j, CompiledGraph &cg) {
   cg.tileImages.resize(j.at("numTileImages").get<std::size_t>());
 }
 
+/// A description that decodes can still point outside its own tables or tile images; running
+/// it would read or write host memory, so every index and byte range is checked first.
+void validate(const CompiledGraph &cg) {
+  auto fail = [](const std::string &what) {
+    raise<poplar_error>("Executable::deserialize: corrupt executable: ", what);
+  };
+  auto checkRun = [&](std::uint32_t tile, std::uint64_t offset, std::uint64_t bytes) {
+    if (tile >= cg.tileImages.size() || offset + bytes > cg.tileImages[tile].size())
+      fail("a copy reaches outside the memory of tile " + std::to_string(tile));
+  };
+  auto checkLocation = [&](const TensorLocation &loc) {
+    for (const auto &r : loc.runs)
+      checkRun(r.tile, r.offset, r.bytes);
+  };
+  auto checkCopies = [&](const std::vector<CopyRun> &runs) {
+    for (const auto &r : runs) {
+      checkRun(r.srcTile, r.srcOffset, r.bytes);
+      checkRun(r.dstTile, r.dstOffset, r.bytes);
+    }
+  };
+  if (cg.tileImages.size() != cg.target.numTiles() || cg.stacks.size() > cg.tileImages.size())
+    fail("tile count does not match the target");
+  for (const auto &e : cg.exchanges)
+    checkCopies(e.runs);
+  for (const auto &cs : cg.computeSets) {
+    checkCopies(cs.copyIn);
+    checkCopies(cs.copyOut);
+    for (const auto &v : cs.vertices) {
+      if (v.vertexType >= cg.vertexTypes.size() || v.tile >= cg.stacks.size())
+        fail("a vertex refers to an unknown type or tile");
+      checkRun(v.tile, v.stateOffset, v.stateBytes);
+    }
+  }
+  for (const auto &t : cg.vertexTypes)
+    if (t.codelet >= cg.codelets.size())
+      fail("a vertex type refers to an unknown codelet object");
+  for (const auto &sc : cg.streamCopies) {
+    if (sc.stream >= cg.streams.size())
+      fail("a stream copy refers to an unknown stream");
+    for (const auto &r : sc.runs)
+      checkRun(r.tile, r.offset, r.bytes);
+  }
+  for (const auto &p : cg.prints)
+    checkLocation(p.tensor);
+  for (const auto &e : cg.errors)
+    checkLocation(e.debugTensor.tensor);
+  for (const auto &[handle, access] : cg.hostAccess)
+    checkLocation(access.tensor);
+  auto checkScalar = [&](const ScalarRef &r) { checkRun(r.tile, r.offset, Type(r.type).size()); };
+  for (const auto &r : cg.scalars)
+    checkScalar(r);
+  std::size_t n = cg.steps.size();
+  for (const auto &sw : cg.switches) {
+    checkScalar(sw.control);
+    if (sw.defaultTarget >= n)
+      fail("a switch jumps outside the program");
+    for (const auto &c : sw.cases)
+      if (c.second >= n)
+        fail("a switch jumps outside the program");
+  }
+  auto tableSize = [&](StepKind k) -> std::size_t {
+    switch (k) {
+    case StepKind::Compute:
+      return cg.computeSets.size();
+    case StepKind::Exchange:
+      return cg.exchanges.size();
+    case StepKind::StreamCopy:
+      return cg.streamCopies.size();
+    case StepKind::Print:
+      return cg.prints.size();
+    case StepKind::BranchIfZero:
+    case StepKind::BranchIfNonZero:
+      return cg.scalars.size();
+    case StepKind::Switch:
+      return cg.switches.size();
+    case StepKind::Error:
+      return cg.errors.size();
+    default:
+      return SIZE_MAX;
+    }
+  };
+  for (const auto &step : cg.steps) {
+    if (step.target >= n || step.arg >= tableSize(step.kind))
+      fail(std::string("a ") + toString(step.kind) + " step refers outside its tables");
+  }
+  if (cg.programStreams.size() != cg.programEntries.size() ||
+      cg.programNames.size() != cg.programEntries.size())
+    fail("program tables disagree");
+  for (auto entry : cg.programEntries)
+    if (entry >= n)
+      fail("a program starts outside the step list");
+  for (const auto &streams : cg.programStreams)
+    for (auto s : streams)
+      if (s >= cg.streams.size())
+        fail("a program uses an unknown stream");
+}
+
 void writeU64(std::ostream &out, std::uint64_t v) {
   out.write(reinterpret_cast<const char *>(&v), sizeof v);
 }
@@ -145,7 +242,7 @@ Executable Executable::deserialize(std::istream &in) {
   if (!in.read(magic, sizeof magic) || !std::equal(magic, magic + sizeof magic, kMagic))
     raise<poplar_error>("Executable::deserialize: not a serialised executable (bad magic)");
   std::uint64_t size = readU64(in, "the header");
-  if (size > (std::uint64_t(1) << 32))
+  if (size > (std::uint64_t(1) << 31))
     raise<poplar_error>("Executable::deserialize: implausible description size ", size);
   std::vector<std::uint8_t> cbor(size);
   if (!in.read(reinterpret_cast<char *>(cbor.data()), std::streamsize(size)))
@@ -165,6 +262,7 @@ Executable Executable::deserialize(std::istream &in) {
     if (!in.read(reinterpret_cast<char *>(image.data()), std::streamsize(n)))
       raise<poplar_error>("Executable::deserialize: the stream ends inside a tile image");
   }
+  validate(*cg);
   return Executable(std::move(cg));
 }
 

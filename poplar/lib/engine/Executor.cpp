@@ -227,6 +227,8 @@ std::uint64_t Executor::run(unsigned index) {
       break;
     case StepKind::LoopNext:
       advance(&TileCycles::computeIncludingIdle, kSupervisorBranchCycles);
+      if (loopCounters.empty())
+        raise<control_program_error>("Engine::run: LoopNext without a loop at step ", pc);
       if (--loopCounters.back() > 0)
         next = step.target;
       else
@@ -237,6 +239,8 @@ std::uint64_t Executor::run(unsigned index) {
       next = step.target;
       break;
     case StepKind::Return:
+      if (returnStack.empty())
+        raise<control_program_error>("Engine::run: Return without a Call at step ", pc);
       next = returnStack.back();
       returnStack.pop_back();
       break;

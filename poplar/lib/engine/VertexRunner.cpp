@@ -6,6 +6,9 @@
 #include "interp/CycleModel.hpp"
 #include "interp/Interpreter.hpp"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <sstream>
@@ -17,6 +20,16 @@ namespace {
 /// Instructions one worker may issue before the run is stopped as runaway (about a second of
 /// host time at the interpreter's dispatch rate).
 constexpr std::uint64_t kWorkerInstructionBudget = 200'000'000;
+
+/// A code symbol as the codelet author wrote it: helpers are C++-mangled in the .gp symbol
+/// table ("_Z6loadAtPKij" -> "loadAt(int const*, unsigned int)"); entries are not mangled.
+std::string readableSymbol(const std::string &name) {
+  int status = 0;
+  char *demangled = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string result = status == 0 && demangled ? demangled : name;
+  std::free(demangled);
+  return result;
+}
 
 std::string describeFault(const LoadedCodelet &c, const CompiledComputeSet &cs,
                           const VertexInstance &v, const std::string &typeName,
@@ -34,7 +47,7 @@ std::string describeFault(const LoadedCodelet &c, const CompiledComputeSet &cs,
     os << " at address 0x" << std::hex << r.address << std::dec;
   os << " (pc " << r.pc;
   if (const auto *sym = c.file.symbolFor(r.pc))
-    os << " in " << sym->name;
+    os << " in " << readableSymbol(sym->name);
   if (const auto *line = c.file.lineFor(r.pc); line && line->line)
     os << ", " << c.file.files.at(line->file) << ':' << line->line;
   os << ")";
