@@ -412,3 +412,24 @@ TEST(Graph, GraphFromDeviceAndMove) {
 }
 
 } // namespace
+
+TEST(Graph, Regression_MappingColumnByColumnGivesRowIntervals) {
+  // tut6's original loop order maps a row-major matrix one column segment at a time; the
+  // mapping must come out the same as mapping row by row (and stay fast: it once copied the
+  // whole interval list on each call).
+  Device device = smallDevice();
+  Graph graph(device.getTarget());
+  const std::size_t rows = 3000, cols = 7;
+  Tensor m = graph.addVariable(FLOAT, {rows, cols});
+  for (std::size_t c = 0; c < cols; ++c)
+    for (std::size_t r = 0; r < rows; ++r)
+      graph.setTileMapping(m[r].slice(c, c + 1), unsigned(r % 4));
+  auto mapping = graph.getTileMapping(m);
+  for (unsigned tile = 0; tile < 4; ++tile) {
+    ASSERT_EQ(mapping[tile].size(), rows / 4);
+    for (std::size_t k = 0; k < mapping[tile].size(); ++k) {
+      std::size_t row = tile + 4 * k;
+      EXPECT_EQ(mapping[tile][k], Interval(row * cols, (row + 1) * cols));
+    }
+  }
+}

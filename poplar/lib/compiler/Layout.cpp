@@ -12,7 +12,7 @@ namespace poplar::detail {
 void checkAllMapped(const GraphState &graph) {
   for (const auto &var : graph.vars) {
     std::size_t pos = 0;
-    for (const auto &ti : var.mapping) {
+    for (const auto &[begin, ti] : var.mapping) {
       if (ti.begin > pos)
         break;
       pos = std::max(pos, ti.end);
@@ -21,7 +21,7 @@ void checkAllMapped(const GraphState &graph) {
       std::size_t end = pos;
       while (end < var.numElements &&
              std::none_of(var.mapping.begin(), var.mapping.end(),
-                          [&](const TileInterval &ti) { return ti.begin <= end && end < ti.end; }))
+                          [&](const auto &kv) { return kv.first <= end && end < kv.second.end; }))
         ++end;
       raise<graph_program_compilation_error>(
           "Engine: ", var.isConstant ? "constant" : "variable", " '", var.name, "' (",
@@ -45,7 +45,7 @@ void layOutVariables(const GraphState &graph, CompiledGraph &out, TileAllocator 
     // granularity) so vertices can use natural loads.
     std::uint32_t align = std::max<std::uint32_t>(4, elemSize);
     auto category = var.isConstant ? MemoryCategory::constants : MemoryCategory::variables;
-    for (const auto &ti : var.mapping) {
+    for (const auto &[begin, ti] : var.mapping) {
       std::uint64_t bytes = (ti.end - ti.begin) * elemSize;
       auto offset = alloc.allocate(ti.tile, bytes, align, category);
       if (!var.initialData.empty())

@@ -34,8 +34,9 @@ struct VariableDesc {
   bool isConstant = false;
   /// Device-layout bytes set by addConstant/setInitialValue; empty means all zero.
   std::vector<std::uint8_t> initialData;
-  /// Sorted by begin, non-overlapping; elements not covered are unmapped.
-  std::vector<TileInterval> mapping;
+  /// Keyed by begin; non-overlapping; elements not covered are unmapped. An ordered map keeps
+  /// mapping in any order O(log n) per call (tut6 maps a matrix column-segment by row).
+  std::map<std::size_t, TileInterval> mapping;
 };
 
 struct StreamDesc {
