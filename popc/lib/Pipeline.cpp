@@ -86,6 +86,11 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out) {
   // LLVM IR stages.
   addEntryPoints(*module, vertices);
   optimizeModule(*module, options.optLevel);
+  if (options.optLevel > 0) {
+    stridePointers(*module);
+    countLoops(*module);
+  }
+  prepareForLowering(*module);
   dump("optimize", *module);
   assert(!llvm::verifyModule(*module, &llvm::errs()) && "optimised IR is invalid");
   if (!checkSupported(*module, diags))
@@ -100,9 +105,12 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out) {
   dump("isel", machine);
   for (auto &f : machine.functions) {
     removeDeadCode(*f);
+    formPostIncrement(*f);
+    coalesceCopies(*f);
     allocateRegisters(*f);
     layoutFrame(*f);
     layoutBlocks(*f);
+    formRepeatLoops(*f);
   }
   dump("final", machine);
 

@@ -266,6 +266,22 @@ private:
           after.push_back(st);
         }
         out.insert(out.end(), before.begin(), before.end());
+        if (i.op == Opcode::Brnzdec && !after.empty()) {
+          // A spilled counter: the store after the branch would run only when the loop
+          // exits, so decrement and store first, then branch on the value loaded (the
+          // counter is dead after the loop, so leaving it at -1 there is harmless).
+          mir::Inst dec = i;
+          dec.op = Opcode::Addi;
+          dec.rd = mir::SpillScratch[1];
+          dec.imm = -1;
+          dec.target = nullptr;
+          after[0].rb = dec.rd;
+          out.push_back(dec);
+          out.insert(out.end(), after.begin(), after.end());
+          i.op = Opcode::Brnz;
+          out.push_back(i);
+          continue;
+        }
         if (!(i.op == Opcode::Mov && i.rd == i.ra))
           out.push_back(i);
         out.insert(out.end(), after.begin(), after.end());

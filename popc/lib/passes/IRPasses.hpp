@@ -21,8 +21,26 @@ class SourceDiagnostics;
 void addEntryPoints(llvm::Module &module, const std::vector<VertexInfo> &vertices);
 
 /// Runs LLVM's optimisation pipeline for -O`level` (no vectorisation: the lowering handles
-/// scalars), then splits critical edges so phi copies have a block of their own.
+/// scalars).
 void optimizeModule(llvm::Module &module, unsigned level);
+
+/// Gives every address of an innermost loop that steps by a constant each iteration (a[i],
+/// a[2*i+1], ...) a pointer phi of its own, advanced by a GEP at the end of the latch;
+/// addresses a constant apart share one pointer. Without it the lowering would multiply and
+/// add per access; with it the pointer step folds into post-increment loads and stores.
+/// Precondition: optimizeModule ran (loops in simplified form, induction variables canonical).
+void stridePointers(llvm::Module &module);
+
+/// Gives every innermost loop whose latch is its only exit and whose trip count scalar
+/// evolution can compute a down-counter phi `c` (the backedge-taken count at entry) and makes
+/// the latch branch `br (icmp ne c, 0), header, exit` with `c - 1` flowing back: the pattern
+/// that the lowering turns into one `brnzdec`. The old exit test is deleted if now dead.
+/// Precondition: optimizeModule ran; run before prepareForLowering.
+void countLoops(llvm::Module &module);
+
+/// Establishes the lowering's preconditions: no switch instructions and no critical edges (a
+/// block ending in a conditional branch never jumps straight to a block with phis).
+void prepareForLowering(llvm::Module &module);
 
 /// Reports everything the tile cannot run that is visible in optimised IR: calls to functions
 /// with no definition and no ISA equivalent, indirect calls, recursion, 64-bit floats,

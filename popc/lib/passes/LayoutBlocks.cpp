@@ -1,11 +1,39 @@
-// Branch layout: fall through to the next block instead of jumping to it.
+// Branch layout: jump threading through blocks that only branch on, removal of blocks no
+// branch reaches, and falling through to the next block instead of jumping to it.
 #include "passes/MachinePasses.hpp"
+
+#include <set>
 
 namespace popc {
 
 using poplar::isa::Opcode;
 
+namespace {
+
+/// Where a branch to `b` really goes: past blocks that hold nothing but `br X`.
+mir::Block *finalTarget(mir::Block *b) {
+  std::set<mir::Block *> seen;
+  while (b->insts.size() == 1 && b->insts[0].op == Opcode::Br && seen.insert(b).second)
+    b = b->insts[0].target;
+  return b;
+}
+
+} // namespace
+
 void layoutBlocks(mir::Function &f) {
+  // Thread branches, then drop the blocks nothing branches to: every block still ends in a
+  // br, ret or trap here, so none is reached by falling through.
+  std::set<mir::Block *> targeted;
+  for (auto &b : f.blocks)
+    for (mir::Inst &i : b->insts)
+      if (i.target) {
+        i.target = finalTarget(i.target);
+        targeted.insert(i.target);
+      }
+  for (std::size_t k = f.blocks.size(); k-- > 1;)
+    if (!targeted.count(f.blocks[k].get()))
+      f.blocks.erase(f.blocks.begin() + k);
+
   for (std::size_t k = 0; k < f.blocks.size(); ++k) {
     mir::Block *next = k + 1 < f.blocks.size() ? f.blocks[k + 1].get() : nullptr;
     auto &insts = f.blocks[k]->insts;

@@ -13,6 +13,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -49,6 +50,7 @@ public:
     }
     if (f_.arg_size() > mir::NumArgRegs)
       return fail(f_, "functions with more than 8 arguments are not supported yet");
+    findCountedLoops();
     cur_ = blocks_[&f_.getEntryBlock()];
     for (const llvm::Argument &a : f_.args())
       emit(Opcode::Mov, regFor(&a), a.getArgNo() + 1);
@@ -226,6 +228,11 @@ private:
   /// Copies for the phis of `succ` on the edge from `pred`, at the current position.
   void phiCopies(const llvm::BasicBlock &succ, const llvm::BasicBlock &pred);
 
+  /// Finds the loop counters that countLoops made: `br (icmp ne c, 0), E, X` where E leads
+  /// back to the header of phi c and c's value from E is c - 1, used nowhere else. Such a
+  /// branch becomes `brnzdec c, E`, and c - 1 lives in c's own register.
+  void findCountedLoops();
+
   bool lower(const llvm::Instruction &i);
   bool lowerBinary(const llvm::BinaryOperator &i);
   bool lowerCompare(const llvm::CmpInst &i);
@@ -246,6 +253,8 @@ private:
   std::map<const llvm::BasicBlock *, mir::Block *> blocks_;
   std::map<const llvm::Value *, Reg> regs_;
   std::map<const llvm::AllocaInst *, int> slots_;
+  std::map<const llvm::Value *, const llvm::PHINode *> fusedDecrements_; ///< c - 1 -> c
+  std::map<const llvm::BranchInst *, const llvm::PHINode *> countedBranches_;
   mir::Block *cur_ = nullptr;
   mir::SourceLoc loc_;
   const llvm::Instruction *current_ = nullptr;
@@ -265,8 +274,37 @@ void FunctionLowering::phiCopies(const llvm::BasicBlock &succ, const llvm::Basic
     emit(Opcode::Mov, phi, t);
 }
 
+void FunctionLowering::findCountedLoops() {
+  for (const llvm::BasicBlock &bb : f_) {
+    const auto *br = llvm::dyn_cast<llvm::BranchInst>(bb.getTerminator());
+    if (!br || !br->isConditional())
+      continue;
+    const auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(br->getCondition());
+    const llvm::BasicBlock *edge = br->getSuccessor(0);
+    if (!cmp || !cmp->hasOneUse() || cmp->getPredicate() != llvm::CmpInst::ICMP_NE ||
+        !llvm::PatternMatch::match(cmp->getOperand(1), llvm::PatternMatch::m_Zero()) ||
+        !edge->getSinglePredecessor() || !edge->getSingleSuccessor())
+      continue;
+    const auto *counter = llvm::dyn_cast<llvm::PHINode>(cmp->getOperand(0));
+    if (!counter || counter->getParent() != edge->getSingleSuccessor() ||
+        counter->getBasicBlockIndex(edge) < 0)
+      continue;
+    const llvm::Value *next = counter->getIncomingValueForBlock(edge);
+    const auto *dec = llvm::dyn_cast<llvm::BinaryOperator>(next);
+    if (!dec || dec->getOpcode() != llvm::Instruction::Add || dec->getOperand(0) != counter ||
+        !llvm::PatternMatch::match(dec->getOperand(1), llvm::PatternMatch::m_AllOnes()) ||
+        !dec->hasOneUse() || dec->getParent() != &bb || !counter->hasNUses(2))
+      continue;
+    fusedDecrements_[dec] = counter;
+    countedBranches_[br] = counter;
+    regs_[dec] = regFor(counter); // brnzdec decrements the counter's own register
+  }
+}
+
 bool FunctionLowering::lower(const llvm::Instruction &i) {
   current_ = &i;
+  if (fusedDecrements_.count(&i))
+    return true;
   if (const auto *b = llvm::dyn_cast<llvm::BinaryOperator>(&i))
     return lowerBinary(*b);
   if (const auto *c = llvm::dyn_cast<llvm::CmpInst>(&i))
@@ -318,7 +356,10 @@ bool FunctionLowering::lower(const llvm::Instruction &i) {
       emit(Opcode::Add, sum, acc, scaled);
       acc = sum;
     }
-    emit(Opcode::Addi, regFor(&i), acc, 0, 0, static_cast<std::int32_t>(constant));
+    if (constant == 0)
+      emit(Opcode::Mov, regFor(&i), acc);
+    else
+      emit(Opcode::Addi, regFor(&i), acc, 0, 0, static_cast<std::int32_t>(constant));
     return true;
   }
   default:
@@ -719,6 +760,11 @@ bool FunctionLowering::lowerBranch(const llvm::Instruction &i) {
   }
   // No critical edges: each successor of a conditional branch has this block as only
   // predecessor, so its phi copies sit at its top.
+  if (auto it = countedBranches_.find(br); it != countedBranches_.end()) {
+    emit(Opcode::Brnzdec, 0, regFor(it->second)).target = blocks_.at(br->getSuccessor(0));
+    emit(Opcode::Br).target = blocks_.at(br->getSuccessor(1));
+    return true;
+  }
   Reg cond = value(br->getCondition());
   emit(Opcode::Brnz, 0, cond).target = blocks_.at(br->getSuccessor(0));
   emit(Opcode::Br).target = blocks_.at(br->getSuccessor(1));

@@ -1,10 +1,8 @@
-// LLVM's standard optimisation pipeline, tuned for a scalar in-order tile, then edge splitting.
+// LLVM's standard optimisation pipeline, tuned for a scalar in-order tile.
 #include "passes/IRPasses.hpp"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Transforms/Utils/BreakCriticalEdges.h"
-#include "llvm/Transforms/Utils/LowerSwitch.h"
 
 namespace popc {
 
@@ -29,12 +27,6 @@ void optimizeModule(llvm::Module &m, unsigned level) {
       llvm::OptimizationLevel::O3};
   llvm::ModulePassManager mpm = level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                            : pb.buildPerModuleDefaultPipeline(levels[level]);
-  // Preconditions of the lowering: no switch instructions, and no critical edges (a block
-  // ending in a conditional branch never jumps straight to a block with phis).
-  llvm::FunctionPassManager cleanup;
-  cleanup.addPass(llvm::LowerSwitchPass());
-  cleanup.addPass(llvm::BreakCriticalEdgesPass());
-  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
   mpm.run(m, mam);
 }
 

@@ -1,0 +1,301 @@
+// Codelets native vs interpreted: one source (codelets/BenchVertices.cpp) built by the host
+// compiler into this program and by popc into a .gp that runs on the tile interpreter.
+//
+// Each benchmark runs one vertex on one tile, the way the Engine's VertexRunner does (decoded
+// code relocated to its data section, vertex state filled from the .gp field layout, one
+// interpreter run per worker), and the same compute() natively over host arrays. Counters, all
+// from thread CPU time (median of batches, so a busy machine's preemptions stay out):
+// interp_ns and native_ns (one compute, all workers), ratio = interp_ns / native_ns, cycles
+// (simulated thread cycles, summed over workers), insns and insns_per_elem (interpreted
+// instructions), ns_per_insn. POPSDK_BENCH_GP=<file.gp> runs another build of the vertices.
+#include "gp/GpFile.hpp"
+#include "interp/Interpreter.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// The native build: the codelet source as-is, against the host poplar/Vertex.hpp.
+#include "codelets/BenchVertices.cpp"
+
+namespace {
+
+using namespace poplar;
+
+// ---- timing ----
+
+double threadCpuNs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e9 + double(ts.tv_nsec);
+}
+
+/// Median thread-CPU nanoseconds per call of `fn`, over batches of about a millisecond, for at
+/// least 7 batches and 20 ms.
+template <typename Fn> double medianNsPerCall(Fn &&fn) {
+  unsigned calls = 1;
+  for (;;) {
+    double t0 = threadCpuNs();
+    for (unsigned k = 0; k < calls; ++k)
+      fn();
+    if (threadCpuNs() - t0 > 1e6 || calls >= (1u << 24))
+      break;
+    calls *= 2;
+  }
+  std::vector<double> perCall;
+  double begin = threadCpuNs();
+  while (perCall.size() < 7 || threadCpuNs() - begin < 2e7) {
+    double t0 = threadCpuNs();
+    for (unsigned k = 0; k < calls; ++k)
+      fn();
+    perCall.push_back((threadCpuNs() - t0) / calls);
+  }
+  std::nth_element(perCall.begin(), perCall.begin() + perCall.size() / 2, perCall.end());
+  return perCall[perCall.size() / 2];
+}
+
+// ---- host shim: the field storage of the native vertices ----
+
+/// Points a host Vector field (address, then count) at `n` elements from `p`.
+template <typename Field, typename T> void bindVector(Field &field, T *p, unsigned n) {
+  struct Span {
+    T *ptr;
+    unsigned size;
+  };
+  static_assert(sizeof(Field) == sizeof(Span), "host Vector layout changed");
+  Span s{p, n};
+  std::memcpy(static_cast<void *>(&field), &s, sizeof s);
+}
+
+/// Points a host scalar edge field at `p`.
+template <typename Field, typename T> void bindScalar(Field &field, T *p) {
+  static_assert(sizeof(Field) == sizeof(T *), "host scalar edge layout changed");
+  std::memcpy(static_cast<void *>(&field), &p, sizeof p);
+}
+
+template <typename V> __attribute__((noinline)) bool runNative(V &v) { return v.compute(); }
+template <typename V> __attribute__((noinline)) bool runNativeMulti(V &v) {
+  bool ok = true;
+  for (unsigned w = 0; w < V::numWorkers(); ++w)
+    ok &= v.compute(w);
+  return ok;
+}
+
+// ---- the interpreted build ----
+
+struct Codelets {
+  gp::GpFile file;
+  std::vector<std::uint64_t> words; // code before relocation
+};
+
+const Codelets &codelets() {
+  static const Codelets c = [] {
+    const char *path = std::getenv("POPSDK_BENCH_GP");
+    Codelets c;
+    c.file = gp::readGpFile(path ? path : POPSDK_BENCH_VERTICES_GP);
+    c.words.resize(c.file.code.size() / 8);
+    std::memcpy(c.words.data(), c.file.code.data(), c.words.size() * 8);
+    return c;
+  }();
+  return c;
+}
+
+/// One tile: the codelet's data section, one vertex state, the arrays, then worker stacks.
+class Tile {
+public:
+  static constexpr std::uint32_t kBytes = 256 * 1024, kStackBytes = 2048;
+
+  explicit Tile(const std::string &vertexName) : memory_(kBytes) {
+    const Codelets &c = codelets();
+    vertex_ = c.file.findVertex(vertexName);
+    if (!vertex_)
+      throw std::runtime_error("no vertex " + vertexName + " in the .gp");
+    std::memcpy(memory_.data(), c.file.data.data(), c.file.data.size());
+    dataAddress_ = isa::kTileMemoryBase;
+    std::vector<std::uint8_t> code = c.file.code;
+    for (const auto &r : c.file.relocations)
+      if (r.section == gp::Section::Code) {
+        std::uint32_t value = r.target == gp::Section::Data ? dataAddress_ + r.addend : r.addend;
+        std::memcpy(code.data() + r.offset, &value, 4);
+      }
+    std::vector<std::uint64_t> words(code.size() / 8);
+    std::memcpy(words.data(), code.data(), words.size() * 8);
+    code_ = interp::decodeCode(words);
+    next_ = align(std::uint32_t(c.file.data.size()), 64);
+    state_ = allocate(vertex_->stateSize);
+  }
+
+  /// Tile address of a fresh, 64-byte aligned array holding `values`.
+  std::uint32_t array(const std::vector<float> &values) {
+    std::uint32_t a = allocate(std::uint32_t(values.size() * 4));
+    std::memcpy(at(a), values.data(), values.size() * 4);
+    return a;
+  }
+  void setVector(const char *field, std::uint32_t address, std::uint32_t count) {
+    const gp::Field &f = fieldNamed(field);
+    std::memcpy(at(state_ + f.offset), &address, 4);
+    if (gp::layoutHasSize(f.layout))
+      std::memcpy(at(state_ + f.offset + 4), &count, 4);
+  }
+  void setScalarEdge(const char *field, std::uint32_t address) {
+    std::memcpy(at(state_ + fieldNamed(field).offset), &address, 4);
+  }
+  void setValue(const char *field, float value) {
+    std::memcpy(at(state_ + fieldNamed(field).offset), &value, 4);
+  }
+  float *floats(std::uint32_t address) { return reinterpret_cast<float *>(at(address)); }
+
+  /// Runs the vertex once (on every worker for a MultiVertex); sums cycles and instructions.
+  interp::RunResult run() {
+    unsigned workers = vertex_->kind == gp::VertexKind::MultiVertex ? 6 : 1;
+    if (!stacks_)
+      stacks_ = allocate(workers * kStackBytes);
+    interp::TileMemory mem{isa::kTileMemoryBase, memory_.data(), kBytes};
+    interp::RunResult total;
+    for (unsigned w = 0; w < workers; ++w) {
+      interp::Launch launch;
+      launch.vertexState = state_;
+      launch.workerId = w;
+      launch.stackBase = stacks_ + w * kStackBytes;
+      launch.stackSize = kStackBytes;
+      launch.globals = dataAddress_;
+      interp::RunResult r = interp::run(code_, vertex_->entry, mem, launch);
+      if (r.trap != interp::Trap::None || r.result == 0)
+        throw std::runtime_error(std::string("vertex ") + vertex_->name + " failed: " +
+                                 interp::trapName(r.trap) + " at pc " + std::to_string(r.pc));
+      total.cycles += r.cycles;
+      total.instructions += r.instructions;
+    }
+    return total;
+  }
+
+private:
+  static std::uint32_t align(std::uint32_t x, std::uint32_t a) { return (x + a - 1) / a * a; }
+  std::uint32_t allocate(std::uint32_t bytes) {
+    std::uint32_t offset = next_;
+    next_ = align(next_ + bytes, 64);
+    if (next_ > kBytes)
+      throw std::runtime_error("benchmark tile memory exhausted");
+    return isa::kTileMemoryBase + offset;
+  }
+  std::uint8_t *at(std::uint32_t address) {
+    return memory_.data() + (address - isa::kTileMemoryBase);
+  }
+  const gp::Field &fieldNamed(const char *name) {
+    const gp::Field *f = vertex_->findField(name);
+    if (!f)
+      throw std::runtime_error(std::string("no field ") + name);
+    return *f;
+  }
+
+  std::vector<std::uint8_t> memory_;
+  const gp::Vertex *vertex_ = nullptr;
+  interp::DecodedCode code_;
+  std::uint32_t dataAddress_ = 0, next_ = 0, state_ = 0, stacks_ = 0;
+};
+
+std::vector<float> inputs(unsigned n, unsigned seed) {
+  std::vector<float> v(n);
+  for (unsigned i = 0; i < n; ++i)
+    v[i] = float((i * 7 + seed) % 17) * 0.25f - 1.5f;
+  return v;
+}
+
+/// Times both builds, checks that they agree bit for bit, and sets the counters.
+template <typename Native, typename Compare>
+void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sameResults,
+             unsigned elements) {
+  interp::RunResult r = tile.run();
+  native();
+  if (!sameResults()) {
+    state.SkipWithError("interpreted and native results differ");
+    return;
+  }
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tile.run().cycles);
+  double interpNs = medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run().cycles); });
+  double nativeNs = medianNsPerCall([&] {
+    benchmark::DoNotOptimize(native());
+    benchmark::ClobberMemory();
+  });
+  state.counters["interp_ns"] = interpNs;
+  state.counters["native_ns"] = nativeNs;
+  state.counters["ratio"] = interpNs / nativeNs;
+  state.counters["cycles"] = double(r.cycles);
+  state.counters["insns"] = double(r.instructions);
+  state.counters["insns_per_elem"] = double(r.instructions) / elements;
+  state.counters["ns_per_insn"] = interpNs / double(r.instructions);
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+
+void BM_Sum(benchmark::State &state) {
+  unsigned n = unsigned(state.range(0));
+  std::vector<float> in = inputs(n, 1);
+  float out = 0;
+  SumVertex v;
+  bindVector(v.in, in.data(), n);
+  bindScalar(v.out, &out);
+
+  Tile tile("SumVertex");
+  std::uint32_t tin = tile.array(in), tout = tile.array({0.f});
+  tile.setVector("in", tin, n);
+  tile.setScalarEdge("out", tout);
+  measure(
+      state, tile, [&] { return runNative(v); }, [&] { return sameBits(out, *tile.floats(tout)); },
+      n);
+}
+
+void BM_Dot(benchmark::State &state) {
+  unsigned n = unsigned(state.range(0));
+  std::vector<float> a = inputs(n, 1), b = inputs(n, 5);
+  float out = 0;
+  DotProductVertex v;
+  bindVector(v.a, a.data(), n);
+  bindVector(v.b, b.data(), n);
+  bindScalar(v.out, &out);
+
+  Tile tile("DotProductVertex");
+  std::uint32_t ta = tile.array(a), tb = tile.array(b), tout = tile.array({0.f});
+  tile.setVector("a", ta, n);
+  tile.setVector("b", tb, n);
+  tile.setScalarEdge("out", tout);
+  measure(
+      state, tile, [&] { return runNative(v); }, [&] { return sameBits(out, *tile.floats(tout)); },
+      n);
+}
+
+void BM_AxpyMulti(benchmark::State &state) {
+  unsigned n = unsigned(state.range(0));
+  std::vector<float> x = inputs(n, 1), y = inputs(n, 5), out(n, 0.f);
+  const float a = 0.75f;
+  AxpyMultiVertex v;
+  bindVector(v.x, x.data(), n);
+  bindVector(v.y, y.data(), n);
+  bindVector(v.out, out.data(), n);
+  v.a = a;
+
+  Tile tile("AxpyMultiVertex");
+  std::uint32_t tx = tile.array(x), ty = tile.array(y), tout = tile.array(out);
+  tile.setVector("x", tx, n);
+  tile.setVector("y", ty, n);
+  tile.setVector("out", tout, n);
+  tile.setValue("a", a);
+  measure(
+      state, tile, [&] { return runNativeMulti(v); },
+      [&] { return std::memcmp(out.data(), tile.floats(tout), n * 4) == 0; }, n);
+}
+
+// Argument: elements per vertex.
+BENCHMARK(BM_Sum)->Arg(1)->Arg(16)->Arg(256)->Arg(4096);
+BENCHMARK(BM_Dot)->Arg(1)->Arg(16)->Arg(256)->Arg(4096);
+BENCHMARK(BM_AxpyMulti)->Arg(1)->Arg(16)->Arg(256)->Arg(4096);
+
+} // namespace
