@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Compiles every public header on its own with g++ -std=c++11 (as real Makefiles do), so each is
 # self-sufficient, and checks that Engine.hpp alone brings what tutorials rely on.
+# Usage: check_headers.sh INCLUDE_DIR...
 set -euo pipefail
-include=$1
+flags=()
+for dir in "$@"; do flags+=(-I "$dir"); done
 status=0
-cd "$include"
-for h in $(find poplar pva -name '*.hpp' | sort); do
-  if ! echo "#include <$h>" | g++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I "$include" -x c++ - ; then
-    echo "FAILED: $h does not compile on its own with -std=c++11"
-    status=1
-  fi
+for dir in "$@"; do
+  for h in $(cd "$dir" && find . -name '*.hpp' | sed 's|^\./||' | sort); do
+    if ! echo "#include <$h>" | g++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only "${flags[@]}" -x c++ -; then
+      echo "FAILED: $h does not compile on its own with -std=c++11"
+      status=1
+    fi
+  done
 done
 # tut5/tut6 never include Graph.hpp, <vector> or <cstring>: Engine.hpp must provide them.
 cat > /tmp/popsdk_engine_only.$$.cpp <<'CPP'
@@ -21,12 +24,12 @@ int f(const Graph &g, Tensor t, ComputeSet cs) {
   char buf[8];
   strncpy(buf, "x", 2);
   printf("%d %u %s\n", (int)strlen(buf), g.getTarget().getNumTiles(), FLOAT.toString().c_str());
-  Tensor c = concat(t, t);
+  Tensor c = concat({t, t});
   assert(c.valid());
   return atoi("1") + (int)t.dim(0) + EXIT_SUCCESS;
 }
 CPP
-if ! g++ -std=c++11 -Wall -Werror -fsyntax-only -I "$include" /tmp/popsdk_engine_only.$$.cpp; then
+if ! g++ -std=c++11 -Wall -Werror -fsyntax-only "${flags[@]}" /tmp/popsdk_engine_only.$$.cpp; then
   echo "FAILED: Engine.hpp alone does not provide what tut5/tut6 use"
   status=1
 fi

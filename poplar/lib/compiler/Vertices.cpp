@@ -163,9 +163,26 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
         auto direction = info.findField(f.name)->direction;
         if (f.kind == gp::FieldKind::Value || f.direction == gp::FieldDirection::State) {
           auto init = v.initialValues.find(f.name);
+          if (f.kind == gp::FieldKind::Vector) {
+            // A Vector that is not an edge: the runtime owns its data, filled from
+            // setInitialValue (docs/gp-format.md); without one it is empty.
+            std::uint32_t where = address(0), count = 0;
+            if (init != v.initialValues.end() && !init->second.empty()) {
+              auto offset = alloc.allocate(v.tile, init->second.size(),
+                                           std::max<std::uint32_t>(align, 4),
+                                           MemoryCategory::vertexFieldData);
+              alloc.write(v.tile, offset, init->second.data(), init->second.size());
+              where = address(offset);
+              count = std::uint32_t(init->second.size() / f.elementSize);
+            }
+            put32(state, f.offset, where);
+            if (gp::layoutHasSize(f.layout))
+              put32(state, f.offset + 4, count);
+            continue;
+          }
           if (f.kind != gp::FieldKind::Value)
             raise<graph_connection_error>("Engine: ", binder.where,
-                                          " is a vector state field, which is not supported yet");
+                                          " is a VectorList state field, which is not supported");
           if (init != v.initialValues.end())
             std::memcpy(state.data() + f.offset, init->second.data(),
                         std::min<std::size_t>(init->second.size(), f.size));
