@@ -1,0 +1,30 @@
+// Splitting lists of element intervals into balanced partitions (per tile or per worker).
+#ifndef poputil_Util_hpp
+#define poputil_Util_hpp
+
+#include <poplar/Interval.hpp>
+#include <poplar/Target.hpp>
+
+#include <vector>
+
+namespace poputil {
+
+/// Splits the elements of `regions` (taken in order) into at most `maxPartitions` partitions of
+/// whole grains of `grainSize` elements (the last grain may be short). When
+/// `minElementsPerPartition` is non-zero, fewer partitions are made so that each has at least that
+/// many elements, as long as the largest partition does not grow. Partition p holds grains
+/// [p * numGrains / parts, (p + 1) * numGrains / parts). Returns one interval list per partition;
+/// an empty input gives no partitions.
+std::vector<std::vector<poplar::Interval>>
+splitRegions(const std::vector<poplar::Interval> &regions, unsigned grainSize,
+             unsigned maxPartitions, unsigned minElementsPerPartition = 0);
+
+/// splitRegions over the target's worker contexts (at most getNumWorkerContexts() partitions).
+std::vector<std::vector<poplar::Interval>>
+splitRegionsBetweenWorkers(const poplar::Target &target,
+                           const std::vector<poplar::Interval> &regions, unsigned grainSize,
+                           unsigned minElementsPerPartition = 0);
+
+} // namespace poputil
+
+#endif
