@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 namespace poplar::detail {
@@ -58,6 +60,21 @@ std::string shellQuote(const std::string &s) {
   return q + "'";
 }
 
+/// The hash of the popc executable, computed once per process per (path, size, mtime): hashing
+/// the binary on every addCodelets call cost milliseconds (docs/performance.md).
+std::uint64_t popcIdentity(const std::string &popc) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<std::string, std::uint64_t>> known;
+  std::error_code ec;
+  auto stamp = std::to_string(fs::file_size(popc, ec)) + ":" +
+               std::to_string(fs::last_write_time(popc, ec).time_since_epoch().count());
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(popc);
+  if (it == known.end() || it->second.first != stamp)
+    it = known.insert_or_assign(popc, std::make_pair(stamp, fnv1a(readFile(popc)))).first;
+  return it->second.second;
+}
+
 } // namespace
 
 std::string findPopc() {
@@ -90,7 +107,7 @@ std::string compileCodeletCached(const std::string &sourcePath, const std::strin
   std::uint64_t key = fnv1a(source);
   key = fnv1a(compileFlags, key);
   key = fnv1a(target, key);
-  key = fnv1a(readFile(popc), key);
+  key ^= popcIdentity(popc) * 31;
   std::error_code ec;
   fs::path dir = cacheDirectory();
   fs::create_directories(dir, ec);
