@@ -140,22 +140,22 @@ struct CompiledError {
   CompiledPrint debugTensor;
 };
 
-#define POPLAR_STEP_KINDS(X)                                                               \
-  X(Compute)          /* arg: compute set index */                                         \
-  X(Exchange)         /* arg: exchange index */                                            \
-  X(StreamCopy)       /* arg: stream copy index */                                         \
-  X(Print)            /* arg: print index */                                               \
-  X(Sync)             /* arg: 0 internal, 1 external/global */                             \
-  X(Jump)             /* target */                                                         \
-  X(BranchIfZero)     /* arg: scalar index; target taken when the scalar is zero */        \
-  X(BranchIfNonZero)  /* arg: scalar index; target taken when the scalar is non-zero */    \
-  X(LoopBegin)        /* arg: count; target: the step after the loop */                    \
-  X(LoopNext)         /* target: the first step of the body */                             \
-  X(Call)             /* target: function entry */                                         \
-  X(Return)           /* */                                                                \
-  X(Switch)           /* arg: switch index */                                              \
-  X(Error)            /* arg: error index */                                               \
-  X(End)              /* end of a program */
+#define POPLAR_STEP_KINDS(X)                                                                       \
+  X(Compute)         /* arg: compute set index */                                                  \
+  X(Exchange)        /* arg: exchange index */                                                     \
+  X(StreamCopy)      /* arg: stream copy index */                                                  \
+  X(Print)           /* arg: print index */                                                        \
+  X(Sync)            /* arg: 0 internal, 1 external/global */                                      \
+  X(Jump)            /* target */                                                                  \
+  X(BranchIfZero)    /* arg: scalar index; target taken when the scalar is zero */                 \
+  X(BranchIfNonZero) /* arg: scalar index; target taken when the scalar is non-zero */             \
+  X(LoopBegin)       /* arg: count; target: the step after the loop */                             \
+  X(LoopNext)        /* target: the first step of the body */                                      \
+  X(Call)            /* target: function entry */                                                  \
+  X(Return)          /* */                                                                         \
+  X(Switch)          /* arg: switch index */                                                       \
+  X(Error)           /* arg: error index */                                                        \
+  X(End)             /* end of a program */
 
 enum class StepKind : std::uint8_t {
 #define X(k) k,

@@ -5,7 +5,6 @@
 #include "graph/TensorImpl.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace poplar::detail {
 
@@ -13,20 +12,20 @@ void checkAllMapped(const GraphState &graph) {
   for (const auto &var : graph.vars) {
     std::size_t pos = 0;
     for (const auto &[begin, ti] : var.mapping) {
-      if (ti.begin > pos)
+      if (begin > pos)
         break;
       pos = std::max(pos, ti.end);
     }
     if (pos < var.numElements) {
-      std::size_t end = pos;
-      while (end < var.numElements &&
-             std::none_of(var.mapping.begin(), var.mapping.end(),
-                          [&](const auto &kv) { return kv.first <= end && end < kv.second.end; }))
-        ++end;
-      raise<graph_program_compilation_error>(
-          "Engine: ", var.isConstant ? "constant" : "variable", " '", var.name, "' (",
-          var.type, ", ", var.numElements, " elements) is not completely mapped to tiles: "
-          "elements [", pos, ", ", end, ") have no tile; call Graph::setTileMapping");
+      // The gap runs to the next mapped interval (intervals are keyed by their start).
+      auto next = var.mapping.lower_bound(pos);
+      std::size_t end = next == var.mapping.end() ? var.numElements : next->first;
+      raise<graph_program_compilation_error>("Engine: ", var.isConstant ? "constant" : "variable",
+                                             " '", var.name, "' (", var.type, ", ", var.numElements,
+                                             " elements) is not completely mapped to tiles: "
+                                             "elements [",
+                                             pos, ", ", end,
+                                             ") have no tile; call Graph::setTileMapping");
     }
   }
 }

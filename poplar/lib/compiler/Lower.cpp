@@ -98,8 +98,8 @@ private:
       break;
     case ProgramKind::Call:
       if (n.function >= graph_.functions.size())
-        raise<graph_program_compilation_error>("Engine: program::Call names function ",
-                                               n.function, " which this graph does not have");
+        raise<graph_program_compilation_error>("Engine: program::Call names function ", n.function,
+                                               " which this graph does not have");
       calls_.emplace_back(emit(StepKind::Call), n.function);
       break;
     case ProgramKind::PrintTensor:

@@ -26,8 +26,6 @@ void put32(std::vector<std::uint8_t> &state, std::uint32_t offset, std::uint32_t
 std::uint32_t address(std::uint32_t offset) { return kTileMemoryBase + offset; }
 
 struct Binder {
-  const GraphState &graph;
-  CompiledGraph &out;
   TileAllocator &alloc;
   CompiledComputeSet &cs;
   std::string where; // "field 'x' of vertex 'T' (id n) on tile t", for messages
@@ -93,8 +91,8 @@ void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator
         {name, info.codeletObject, vertex.entry, info.kind == VertexKind::MultiVertex});
   }
   for (unsigned tile : tilesWithVertices) {
-    std::uint32_t base = alloc.allocate(tile, offset, 8, MemoryCategory::constants);
-    (void)base; // 0: nothing is allocated on a tile before this
+    // Offset 0 on every such tile: this is each tile's first allocation.
+    alloc.allocate(tile, offset, 8, MemoryCategory::constants);
     for (unsigned o : usedObjects) {
       const auto &file = *graph.codeletObjects[o];
       alloc.write(tile, out.codelets[o].dataOffset, file.data.data(), file.data.size());
@@ -122,7 +120,8 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
   // vertex type there needs.
   out.stacks.assign(numTiles, TileStacks());
   std::vector<std::uint32_t> stackNeed(numTiles, 0);
-  std::vector<std::uint64_t> vertexCount(out.vertexTypes.size(), 0), stateBytes(out.vertexTypes.size(), 0);
+  std::vector<std::uint64_t> vertexCount(out.vertexTypes.size(), 0),
+      stateBytes(out.vertexTypes.size(), 0);
   for (const auto &v : graph.vertices) {
     if (v.tile == kUnmapped)
       continue;
@@ -133,8 +132,9 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
   for (const auto &v : graph.vertices)
     if (v.tile != kUnmapped && out.stacks[v.tile].bytesPerWorker == 0) {
       std::uint32_t per = std::max(kMinWorkerStackBytes, (stackNeed[v.tile] + 7) / 8 * 8);
-      out.stacks[v.tile] = {alloc.allocate(v.tile, std::uint64_t(per) * graph.target.numWorkerContexts,
-                                           8, MemoryCategory::stack),
+      out.stacks[v.tile] = {alloc.allocate(v.tile,
+                                           std::uint64_t(per) * graph.target.numWorkerContexts, 8,
+                                           MemoryCategory::stack),
                             per};
     }
 
@@ -155,10 +155,10 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
       const auto &info = graph.vertexTypes.at(v.type);
       const auto &gv = graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex];
       std::vector<std::uint8_t> state(gv.stateSize, 0);
-      Binder binder{graph, out, alloc, cs, ""};
+      Binder binder{alloc, cs, ""};
       for (const auto &f : gv.fields) {
-        binder.where = "field '" + f.name + "' of " + vertexName + " on tile " +
-                       std::to_string(v.tile);
+        binder.where =
+            "field '" + f.name + "' of " + vertexName + " on tile " + std::to_string(v.tile);
         std::uint32_t align = std::max<std::uint32_t>(f.minAlign, f.elementSize);
         auto direction = info.findField(f.name)->direction;
         if (f.kind == gp::FieldKind::Value || f.direction == gp::FieldDirection::State) {
@@ -168,9 +168,9 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
             // setInitialValue (docs/gp-format.md); without one it is empty.
             std::uint32_t where = address(0), count = 0;
             if (init != v.initialValues.end() && !init->second.empty()) {
-              auto offset = alloc.allocate(v.tile, init->second.size(),
-                                           std::max<std::uint32_t>(align, 4),
-                                           MemoryCategory::vertexFieldData);
+              auto offset =
+                  alloc.allocate(v.tile, init->second.size(), std::max<std::uint32_t>(align, 4),
+                                 MemoryCategory::vertexFieldData);
               alloc.write(v.tile, offset, init->second.data(), init->second.size());
               where = address(offset);
               count = std::uint32_t(init->second.size() / f.elementSize);
@@ -216,16 +216,16 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
           pairs.push_back(binder.bind(loc, v.tile, align, direction));
           pairs.push_back(std::uint32_t(c->tensor.numElements()));
         }
-        auto descriptors = alloc.allocate(v.tile, pairs.size() * 4, 4,
-                                          MemoryCategory::vectorListDescriptor);
+        auto descriptors =
+            alloc.allocate(v.tile, pairs.size() * 4, 4, MemoryCategory::vectorListDescriptor);
         alloc.write(v.tile, descriptors, reinterpret_cast<const std::uint8_t *>(pairs.data()),
                     pairs.size() * 4);
         put32(state, f.offset, address(descriptors));
         put32(state, f.offset + 4, std::uint32_t(n));
       }
       std::uint32_t stateAlign = std::max<std::uint32_t>(gv.stateAlign, 4);
-      auto stateOffset = alloc.allocate(v.tile, state.size(), stateAlign,
-                                        MemoryCategory::vertexInstanceState);
+      auto stateOffset =
+          alloc.allocate(v.tile, state.size(), stateAlign, MemoryCategory::vertexInstanceState);
       alloc.write(v.tile, stateOffset, state.data(), state.size());
       auto type = typeIndex(v.type);
       vertexCount[type] += 1;

@@ -114,9 +114,9 @@ StreamConnection &EngineImpl::stream(const std::string &handle, const char *api)
   std::string known;
   for (const auto &s : cg->streams)
     known += (known.empty() ? "" : ", ") + ("'" + s.handle + "'");
-  raise<stream_connection_error>("Engine::", api, ": unknown stream handle '", handle,
-                                 "' (streams used by the programs: ",
-                                 known.empty() ? "none" : known, ")");
+  raise<stream_connection_error>(
+      "Engine::", api, ": unknown stream handle '", handle,
+      "' (streams used by the programs: ", known.empty() ? "none" : known, ")");
 }
 
 } // namespace poplar::detail

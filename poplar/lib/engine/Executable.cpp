@@ -42,8 +42,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexTypeUsage, name, instances, stateBytes,
                                    edgePointerBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileStep, kind, name, firstTile, lastTile)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileData, targetType, arch, numIPUs, tilesPerIPU, numTiles,
-                                   numWorkerContexts, bytesPerTile, clockHz, poplarVersion, numReplicas,
-                                   numVertices, numEdges, numVariables, numComputeSets,
+                                   numWorkerContexts, bytesPerTile, clockHz, poplarVersion,
+                                   numReplicas, numVertices, numEdges, numVariables, numComputeSets,
                                    tileMemory, vertexTypes, steps)
 
 namespace {

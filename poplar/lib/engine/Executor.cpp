@@ -117,8 +117,8 @@ void Executor::compute(std::uint32_t index) {
   std::vector<TileComputeResult> results(tiles.size());
   parallelFor(tiles.size(), [&](std::size_t t) {
     auto [begin, end] = tiles[t];
-    results[t] = runTileVertices(cg_, codelets_, cs, begin, end,
-                                 device_.tiles[cs.vertices[begin].tile]);
+    results[t] =
+        runTileVertices(cg_, codelets_, cs, begin, end, device_.tiles[cs.vertices[begin].tile]);
   });
   // BSP: the compute phase lasts as long as the slowest tile; the others wait in sync.
   std::uint64_t longest = 0;
@@ -261,8 +261,8 @@ std::uint64_t Executor::run(unsigned index) {
       if (!e.debugTensor.tensor.runs.empty()) {
         os << " ";
         print(e.debugTensor); // also shown on the print stream, as Poplar does
-        printTensor(os, "debug tensor", Type(e.debugTensor.tensor.type),
-                    e.debugTensor.tensor.shape, gather(e.debugTensor.tensor.runs));
+        printTensor(os, "debug tensor", Type(e.debugTensor.tensor.type), e.debugTensor.tensor.shape,
+                    gather(e.debugTensor.tensor.runs));
       }
       std::string text = os.str();
       if (!text.empty() && text.back() == '\n')

@@ -19,8 +19,8 @@ struct DeviceState {
 
 class Executor {
 public:
-  Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
-           DeviceState &device, ProfileData &profile, std::ostream &printStream)
+  Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets, DeviceState &device,
+           ProfileData &profile, std::ostream &printStream)
       : cg_(cg), codelets_(codelets), device_(device), profile_(profile), print_(printStream) {}
 
   /// Runs program `index` to its end; returns the cycles it took.

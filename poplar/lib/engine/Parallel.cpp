@@ -44,7 +44,8 @@ public:
   }
 
   /// Runs job(begin, end) over chunks of [0, n) on every thread, the caller's included.
-  void run(std::size_t n, std::size_t chunk, const std::function<void(std::size_t, std::size_t)> &job) {
+  void run(std::size_t n, std::size_t chunk,
+           const std::function<void(std::size_t, std::size_t)> &job) {
     std::lock_guard<std::mutex> one(submit_); // one job at a time, whichever engine asks
     {
       std::lock_guard<std::mutex> lock(mutex_);

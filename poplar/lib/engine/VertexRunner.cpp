@@ -81,7 +81,8 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
   return loaded;
 }
 
-TileComputeResult runTileVertices(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
+TileComputeResult runTileVertices(const CompiledGraph &cg,
+                                  const std::vector<LoadedCodelet> &codelets,
                                   const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
                                   std::vector<std::uint8_t> &memory) {
   unsigned workers = cg.target.numWorkerContexts;

@@ -21,14 +21,15 @@ struct LoadedCodelet {
 std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg);
 
 struct TileComputeResult {
-  std::uint64_t tileCycles = 0;        // the compute set's time on this tile
-  std::uint64_t busyCycles = 0;        // excluding idle worker contexts
+  std::uint64_t tileCycles = 0; // the compute set's time on this tile
+  std::uint64_t busyCycles = 0; // excluding idle worker contexts
   std::vector<std::pair<std::uint32_t, std::uint64_t>> cyclesByType; // vertex type -> thread cycles
 };
 
 /// Runs cs.vertices[begin, end) (all on one tile) over `memory`. A fault or a compute() that
 /// returns false throws application_runtime_error naming vertex, tile, compute set, pc and line.
-TileComputeResult runTileVertices(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
+TileComputeResult runTileVertices(const CompiledGraph &cg,
+                                  const std::vector<LoadedCodelet> &codelets,
                                   const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
                                   std::vector<std::uint8_t> &memory);
 

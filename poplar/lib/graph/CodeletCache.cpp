@@ -31,7 +31,9 @@ std::string readFile(const std::string &path) {
   return os.str();
 }
 
-bool isExecutable(const fs::path &p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
+bool isExecutable(const fs::path &p) {
+  return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p);
+}
 
 /// FNV-1a, 64-bit: a cache key, not a security boundary.
 std::uint64_t fnv1a(const std::string &bytes, std::uint64_t h = 1469598103934665603ull) {

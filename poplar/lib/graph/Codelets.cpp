@@ -79,7 +79,8 @@ void registerObject(GraphState &state, const std::string &origin, gp::GpFile fil
                                        vertex.name, "' in '", origin, "' has element type '",
                                        f.elementType, "', which is not a Poplar type");
       fi.isScalar = f.kind == gp::FieldKind::Scalar || f.kind == gp::FieldKind::Value;
-      fi.isVectorList = f.kind == gp::FieldKind::VectorList || f.kind == gp::FieldKind::VectorOfEdges;
+      fi.isVectorList =
+          f.kind == gp::FieldKind::VectorList || f.kind == gp::FieldKind::VectorOfEdges;
       info.fields.push_back(fi);
     }
     types.push_back(std::move(info));
@@ -130,8 +131,8 @@ void loadCodelets(GraphState &state, const std::string &path, CodeletFileType ty
     loadObject(state, path, path);
     return;
   }
-  std::string target = targetName.empty() && state.target.arch != "cpu" ? state.target.arch
-                                                                         : targetName;
+  std::string target =
+      targetName.empty() && state.target.arch != "cpu" ? state.target.arch : targetName;
   std::string gp = compileCodeletCached(path, compileFlags, target);
   try {
     auto bytes = readBytes(gp);
@@ -153,9 +154,9 @@ void loadCodeletSource(GraphState &state, const std::string &source, CodeletFile
     out << source;
   }
   try {
-    loadCodelets(state, temp.string(), type == CodeletFileType::Auto ? CodeletFileType::CppSource
-                                                                     : type,
-                 compileFlags, targetName);
+    loadCodelets(state, temp.string(),
+                 type == CodeletFileType::Auto ? CodeletFileType::CppSource : type, compileFlags,
+                 targetName);
   } catch (...) {
     fs::remove(temp);
     throw;

@@ -49,8 +49,7 @@ Graph::Graph(const Target &target, replication_factor r)
     : state_(std::make_shared<GraphState>()), target_(std::make_unique<Target>(target)),
       tileOffset_(0), topLevel_(nullptr) {
   if (r.value != 1)
-    raise<poplar_error>("Graph: replication factor ", r.value,
-                        " is not supported yet (only 1)");
+    raise<poplar_error>("Graph: replication factor ", r.value, " is not supported yet (only 1)");
   state_->target = target.getImpl();
   state_->publicTarget = target;
 }
@@ -112,16 +111,15 @@ bool Graph::hasCodelet(StringRef codeletName) const {
 
 // ---- Variables and constants ----------------------------------------------------------------
 
-Tensor Graph::addVariable(const Type &type, ArrayRef<std::size_t> shape,
-                          const DebugContext &dc) {
+Tensor Graph::addVariable(const Type &type, ArrayRef<std::size_t> shape, const DebugContext &dc) {
   if (!type.isValid())
     raise<tensor_creation_error>("Graph::addVariable: invalid element type for variable '",
                                  dc.getPathName(), "'");
   VariableDesc v;
   v.type = type;
   v.numElements = product(shape);
-  v.name = dc.getPathName().empty() ? "var" + std::to_string(state_->vars.size())
-                                    : dc.getPathName();
+  v.name =
+      dc.getPathName().empty() ? "var" + std::to_string(state_->vars.size()) : dc.getPathName();
   state_->vars.push_back(std::move(v));
   unsigned id = unsigned(state_->vars.size() - 1);
   return wholeVariable(type, shape, id, state_->vars.back().numElements);
@@ -147,8 +145,7 @@ Tensor Graph::addLinearlyMappedVariable(const Type &type, ArrayRef<std::size_t> 
   return t;
 }
 
-void Graph::checkConstantSize(ArrayRef<std::size_t> shape, std::size_t n,
-                              const char *api) const {
+void Graph::checkConstantSize(ArrayRef<std::size_t> shape, std::size_t n, const char *api) const {
   if (product(shape) != n)
     raise<tensor_creation_error>("Graph::", api, ": ", n, " values given for shape ",
                                  shapeText(shape.vec()), " of ", product(shape), " elements");
@@ -181,8 +178,8 @@ Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape, uin
   return addConstantHalf(type, shape, values.data(), dc);
 }
 
-Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape,
-                              const uint16_t *values, const DebugContext &dc) {
+Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape, const uint16_t *values,
+                              const DebugContext &dc) {
   if (type != HALF)
     raise<type_error>("Graph::addConstantHalf: type must be half, not ", type);
   Tensor t = addVariable(type, shape, dc);
@@ -197,8 +194,7 @@ Tensor Graph::clone(const Tensor &t, const DebugContext &dc, TensorCloneMethod m
   return clone(t.elementType(), t, dc, method);
 }
 
-Tensor Graph::clone(const Type &type, const Tensor &t, const DebugContext &dc,
-                    TensorCloneMethod) {
+Tensor Graph::clone(const Type &type, const Tensor &t, const DebugContext &dc, TensorCloneMethod) {
   if (!t.valid())
     raise<tensor_creation_error>("Graph::clone: the tensor to clone is not valid");
   Tensor c = addVariable(type, t.shape(), dc);
@@ -242,8 +238,9 @@ void Graph::setInitialValueImpl(const Tensor &t, const void *values, HostType ho
 
 static void checkTile(const Graph &g, unsigned tile, const char *api) {
   if (tile >= g.getTarget().getNumTiles())
-    raise<invalid_tile_mapping>("Graph::", api, ": tile ", tile, " is out of range (the target has ",
-                                g.getTarget().getNumTiles(), " tiles)");
+    raise<invalid_tile_mapping>("Graph::", api, ": tile ", tile,
+                                " is out of range (the target has ", g.getTarget().getNumTiles(),
+                                " tiles)");
 }
 
 void Graph::setTileMapping(const Tensor &t, unsigned tileNum) {
@@ -268,8 +265,7 @@ void Graph::setTileMapping(const Tensor &t, const TileToTensorMapping &mapping) 
     for (const auto &i : mapping[tile])
       if (i.end() > flat.numElements() || i.begin() > i.end())
         raise<invalid_tile_mapping>("Graph::setTileMapping: interval ", i, " for tile ", tile,
-                                    " is outside the tensor's ", flat.numElements(),
-                                    " elements");
+                                    " is outside the tensor's ", flat.numElements(), " elements");
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
     for (const auto &i : mapping[tile])
       if (i.size())
@@ -294,19 +290,18 @@ TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool *isComplete) con
   for (std::size_t k = 0; k < impl.regions.size(); ++k) {
     const auto &r = impl.regions[k];
     std::size_t flatBase = impl.starts[k] - r.begin;
-    forEachMappedPiece(state_->vars[r.var], r.begin, r.end,
-                       [&](std::size_t b, std::size_t e, unsigned tile) {
-                         if (tile == kUnmapped || tile < tileOffset_ ||
-                             tile - tileOffset_ >= numTiles) {
-                           complete = false;
-                           return;
-                         }
-                         auto &list = result[tile - tileOffset_];
-                         if (!list.empty() && list.back().end() == flatBase + b)
-                           list.back() = Interval(list.back().begin(), flatBase + e);
-                         else
-                           list.emplace_back(flatBase + b, flatBase + e);
-                       });
+    forEachMappedPiece(
+        state_->vars[r.var], r.begin, r.end, [&](std::size_t b, std::size_t e, unsigned tile) {
+          if (tile == kUnmapped || tile < tileOffset_ || tile - tileOffset_ >= numTiles) {
+            complete = false;
+            return;
+          }
+          auto &list = result[tile - tileOffset_];
+          if (!list.empty() && list.back().end() == flatBase + b)
+            list.back() = Interval(list.back().begin(), flatBase + e);
+          else
+            list.emplace_back(flatBase + b, flatBase + e);
+        });
   }
   if (isComplete)
     *isComplete = complete;

@@ -55,7 +55,7 @@ struct FieldInfo {
   std::string name;
   FieldDirection direction = FieldDirection::Input;
   Type elementType;
-  bool isScalar = true;     // Input<float> as opposed to Input<Vector<float>>
+  bool isScalar = true;      // Input<float> as opposed to Input<Vector<float>>
   bool isVectorList = false; // Input<VectorList<float, ...>>
 };
 

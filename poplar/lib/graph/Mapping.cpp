@@ -32,7 +32,8 @@ void assignTile(VariableDesc &var, std::size_t begin, std::size_t end, unsigned 
   m.erase(m.lower_bound(begin), m.lower_bound(end));
   auto it = m.emplace(begin, TileInterval{begin, end, tile}).first;
   // Merge with neighbours on the same tile, so mapping in order stays one interval per run.
-  if (auto next = std::next(it); next != m.end() && next->first == end && next->second.tile == tile) {
+  if (auto next = std::next(it);
+      next != m.end() && next->first == end && next->second.tile == tile) {
     it->second.end = next->second.end;
     m.erase(next);
   }

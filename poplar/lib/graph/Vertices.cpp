@@ -89,9 +89,8 @@ void Graph::connect(FieldRef field, const Tensor &tensor) {
                                   "pass a list of tensors");
   if (f.isScalar && tensor.numElements() != 1)
     raise<graph_connection_error>("Graph::connect: ", where,
-                                  " is a scalar but the tensor has shape ",
-                                  tensor.shapeToString(), " (", tensor.numElements(),
-                                  " elements)");
+                                  " is a scalar but the tensor has shape ", tensor.shapeToString(),
+                                  " (", tensor.numElements(), " elements)");
   for (const auto &c : v.connections)
     if (c.field == field.getName() && c.index == field.getIndex())
       raise<graph_connection_error>("Graph::connect: ", where, " is already connected");
@@ -120,8 +119,8 @@ void Graph::setPerfEstimate(const VertexRef &v, std::uint64_t cycles, std::uint6
   vertexOf(*state_, v, "setPerfEstimate").perfEstimate = cycles;
 }
 
-void Graph::setFieldInitialValueImpl(const FieldRef &field, const void *values,
-                                     HostType hostType, std::size_t count) {
+void Graph::setFieldInitialValueImpl(const FieldRef &field, const void *values, HostType hostType,
+                                     std::size_t count) {
   auto &v = vertexOf(*state_, field.getVertex(), "setInitialValue");
   const auto &f = fieldOf(*state_, v, field.getName(), "setInitialValue");
   if (f.direction != FieldDirection::State)

@@ -44,11 +44,9 @@ void requireValid(const Tensor &t, const char *api, const char *what) {
 void requireScalarPredicate(const Tensor &t, const char *api, const char *what) {
   requireValid(t, api, what);
   if (t.numElements() != 1)
-    raise<poplar_error>(api, ": the ", what, " must have exactly one element, not ",
-                        describe(t));
+    raise<poplar_error>(api, ": the ", what, " must have exactly one element, not ", describe(t));
   if (t.elementType().isFloatingPoint())
-    raise<type_error>(api, ": the ", what, " must be an integer or bool, not ",
-                      t.elementType());
+    raise<type_error>(api, ": the ", what, " must be an integer or bool, not ", t.elementType());
 }
 
 } // namespace
@@ -74,8 +72,7 @@ ProgramNode &Program::mutableImpl() {
 
 Sequence::Sequence(const DebugContext &dc) : Program(node(ProgramKind::Sequence, dc)) {}
 
-Sequence::Sequence(std::initializer_list<Program> programs, const DebugContext &dc)
-    : Sequence(dc) {
+Sequence::Sequence(std::initializer_list<Program> programs, const DebugContext &dc) : Sequence(dc) {
   for (const auto &p : programs)
     add(p);
 }
@@ -87,8 +84,7 @@ void Sequence::add(const Program &p) {
   mutableImpl().children.push_back(std::move(copy));
 }
 
-Execute::Execute(ComputeSet cs, const DebugContext &dc)
-    : Program(node(ProgramKind::Execute, dc)) {
+Execute::Execute(ComputeSet cs, const DebugContext &dc) : Program(node(ProgramKind::Execute, dc)) {
   if (cs.getId() == ~0u)
     raise<poplar_error>("program::Execute: the compute set is not valid (default-constructed)");
   impl_->computeSet = cs.getId();
@@ -99,12 +95,12 @@ Copy::Copy(const Tensor &src, const Tensor &dst, bool, const DebugContext &dc)
   requireValid(src, "program::Copy", "source");
   requireValid(dst, "program::Copy", "destination");
   if (src.elementType() != dst.elementType())
-    raise<type_error>("program::Copy: source ", describe(src), " and destination ",
-                      describe(dst), " have different element types");
+    raise<type_error>("program::Copy: source ", describe(src), " and destination ", describe(dst),
+                      " have different element types");
   if (src.numElements() != dst.numElements())
-    raise<poplar_error>("program::Copy: source ", describe(src), " and destination ",
-                        describe(dst), " have different numbers of elements (",
-                        src.numElements(), " and ", dst.numElements(), ")");
+    raise<poplar_error>("program::Copy: source ", describe(src), " and destination ", describe(dst),
+                        " have different numbers of elements (", src.numElements(), " and ",
+                        dst.numElements(), ")");
   impl_->src = src;
   impl_->dst = dst;
 }
@@ -145,8 +141,8 @@ Repeat::Repeat(unsigned count, const Program &body, const DebugContext &dc)
   impl_->children = {body};
 }
 
-RepeatWhileTrue::RepeatWhileTrue(const Program &cond, const Tensor &predicate,
-                                 const Program &body, const DebugContext &dc)
+RepeatWhileTrue::RepeatWhileTrue(const Program &cond, const Tensor &predicate, const Program &body,
+                                 const DebugContext &dc)
     : Program(node(ProgramKind::RepeatWhileTrue, dc)) {
   requireScalarPredicate(predicate, "program::RepeatWhileTrue", "predicate");
   impl_->src = predicate;

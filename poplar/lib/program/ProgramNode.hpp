@@ -12,10 +12,11 @@
 
 namespace poplar::detail {
 
-#define POPLAR_PROGRAM_KINDS(X)                                                            \
-  X(Sequence) X(Execute) X(Copy) X(StreamToTensor) X(TensorToStream) X(Repeat)             \
-  X(RepeatWhileTrue) X(RepeatWhileFalse) X(If) X(Switch) X(Call) X(PrintTensor)            \
-  X(WriteUndef) X(Sync) X(Error) X(Block)
+#define POPLAR_PROGRAM_KINDS(X)                                                                    \
+  X(Sequence)                                                                                      \
+  X(Execute) X(Copy) X(StreamToTensor) X(TensorToStream) X(Repeat) X(RepeatWhileTrue)              \
+      X(RepeatWhileFalse) X(If) X(Switch) X(Call) X(PrintTensor) X(WriteUndef) X(Sync) X(Error)    \
+          X(Block)
 
 enum class ProgramKind {
 #define X(k) k,
@@ -30,14 +31,14 @@ struct ProgramNode {
   /// Sequence: the steps. Repeat: {body}. RepeatWhile*: {cond, body}. If: {then, else}.
   /// Switch: the case bodies, then the default body last. Block: {body}.
   std::vector<program::Program> children;
-  Tensor src, dst;      // Copy; src is also the predicate/control/printed/error tensor
+  Tensor src, dst; // Copy; src is also the predicate/control/printed/error tensor
   std::shared_ptr<const StreamDesc> stream;
-  unsigned count = 0;        // Repeat
-  unsigned computeSet = 0;   // Execute
-  unsigned function = 0;     // Call
+  unsigned count = 0;                   // Repeat
+  unsigned computeSet = 0;              // Execute
+  unsigned function = 0;                // Call
   std::vector<std::int32_t> caseValues; // Switch, one per case body
   SyncType syncType = SyncType::INTERNAL;
-  std::string message;       // PrintTensor title, ErrorProgram message
+  std::string message; // PrintTensor title, ErrorProgram message
 };
 
 } // namespace poplar::detail

@@ -51,7 +51,8 @@ Device Device::createCPUDevice(unsigned numIPUs) {
 
 static const DeviceImpl &checked(const std::unique_ptr<DeviceImpl> &impl, const char *api) {
   if (!impl)
-    throw poplar_error(std::string("Device::") + api + ": the device is empty (default-constructed or moved from)");
+    throw poplar_error(std::string("Device::") + api +
+                       ": the device is empty (default-constructed or moved from)");
   return *impl;
 }
 

@@ -10,18 +10,18 @@ namespace detail {
 TargetDesc targetDescFor(const std::string &arch) {
   TargetDesc d;
 #define TARGET(name, tiles, bytes, workers, xbpc, clock, superTile, syncDelay, globalSync, hostBw) \
-  if (arch == #name) {                                                                            \
-    d.arch = #name;                                                                               \
-    d.tilesPerIPU = tiles;                                                                        \
-    d.bytesPerTile = bytes;                                                                       \
-    d.numWorkerContexts = workers;                                                                \
-    d.exchangeBytesPerCycle = xbpc;                                                               \
-    d.clockHz = clock;                                                                            \
-    d.tilesPerSuperTile = superTile;                                                              \
-    d.minIPUSyncDelay = syncDelay;                                                                \
-    d.globalSyncCycles = globalSync;                                                              \
-    d.hostBytesPerSecond = hostBw;                                                                \
-    return d;                                                                                     \
+  if (arch == #name) {                                                                             \
+    d.arch = #name;                                                                                \
+    d.tilesPerIPU = tiles;                                                                         \
+    d.bytesPerTile = bytes;                                                                        \
+    d.numWorkerContexts = workers;                                                                 \
+    d.exchangeBytesPerCycle = xbpc;                                                                \
+    d.clockHz = clock;                                                                             \
+    d.tilesPerSuperTile = superTile;                                                               \
+    d.minIPUSyncDelay = syncDelay;                                                                 \
+    d.globalSyncCycles = globalSync;                                                               \
+    d.hostBytesPerSecond = hostBw;                                                                 \
+    return d;                                                                                      \
   }
 #include "target/Targets.def"
   throw invalid_machine_model("Unknown IPU version '" + arch +
