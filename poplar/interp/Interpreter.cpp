@@ -1,13 +1,8 @@
 // Interpreter entry points: the calling convention, the choice of dispatcher, trap names.
 #include "interp/Interpreter.hpp"
+#include "interp/LoopState.hpp"
 
 namespace poplar::interp {
-namespace detail {
-RunResult executeSwitch(const DecodedCode &, uint32_t, TileMemory, WorkerState &, uint64_t);
-#if defined(__GNUC__)
-RunResult executeGoto(const DecodedCode &, uint32_t, TileMemory, WorkerState &, uint64_t);
-#endif
-} // namespace detail
 
 const char *trapName(Trap trap) {
   switch (trap) {
@@ -43,11 +38,18 @@ Dispatch defaultDispatch() {
 
 RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,
                   uint64_t budget, Dispatch dispatch) {
+  if (entryPc >= code.numWords) {
+    RunResult res;
+    res.trap = Trap::BadJump;
+    res.pc = entryPc;
+    return res;
+  }
+  const detail::Cursor start{entryPc, 0, budget, budget, 0};
 #if defined(__GNUC__)
   if (dispatch == Dispatch::ComputedGoto)
-    return detail::executeGoto(code, entryPc, mem, state, budget);
+    return detail::executeGoto(code, mem, state, start);
 #endif
-  return detail::executeSwitch(code, entryPc, mem, state, budget);
+  return detail::executeSwitch(code, mem, state, start);
 }
 
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch) {

@@ -1,7 +1,10 @@
 // Random programs run on both dispatchers and on the reference evaluator must agree exactly.
 #include "IsaTestUtil.hpp"
 #include "ReferenceEvaluator.hpp"
+#include "interp/Decoder.hpp"
 
+#include <cstdio>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -26,7 +29,22 @@ public:
     unsigned labels = 0, subs = 1 + pick(3);
     const unsigned segments = 1 + pick(8);
     for (unsigned s = 0; s < segments; ++s) {
-      switch (pick(6)) {
+      switch (pick(9)) {
+      case 6: // a run of pairs the decoder fuses (Fusions.def)
+        for (unsigned k = 1 + pick(4); k > 0; --k)
+          fusedPair(os);
+        break;
+      case 7: { // rpt over fused pairs, unrolled and entered part-way by the decoder
+        const unsigned pairs = 1 + pick(3);
+        os << "movi r" << kRptReg << ", " << pick(40) << "\nrpt r" << kRptReg << ", " << 2 * pairs
+           << "\n";
+        for (unsigned k = 0; k < pairs; ++k)
+          fusedPair(os);
+        break;
+      }
+      case 8: // a rpt body shaped like a whole-rpt kernel (sum, dot), or nearly
+        kernelRpt(os);
+        break;
       case 0: // counted loop
         os << "movi r" << kLoopReg << ", " << pick(5) << "\nL" << labels << ":\n";
         body(os, 1 + pick(6));
@@ -85,7 +103,8 @@ public:
     st.stackHi = ref.stackHi;
   }
 
-  uint64_t budget() { return pick(8) == 0 ? 1 + pick(200) : 1'000'000; }
+  // Often small, so the budget runs out inside blocks, fused pairs, rpts and kernels.
+  uint64_t budget() { return pick(4) == 0 ? 1 + pick(200) : 1'000'000; }
 
 private:
   std::mt19937 rng_;
@@ -157,44 +176,92 @@ private:
 
   Insn instruction() {
     for (;;) {
-      Insn in;
-      in.op = static_cast<Opcode>(pick(isa::kNumOpcodes));
-      const isa::OpcodeInfo &oi = isa::info(in.op);
-      if (oi.flags & isa::CTL)
+      const auto op = static_cast<Opcode>(pick(isa::kNumOpcodes));
+      if (isa::info(op).flags & isa::CTL)
         continue;
-      const Format f = oi.format;
-      if (isa::usesRd(f))
-        in.rd = uint8_t(dstReg(oi.flags & isa::PD));
-      if (isa::usesRa(f))
-        in.ra = uint8_t((oi.flags & isa::PA) ? srcReg() & ~1u : srcReg());
-      if (isa::usesRb(f))
-        in.rb = uint8_t((oi.flags & isa::PB) ? srcReg() & ~1u : srcReg());
-      if (isa::usesRc(f))
-        in.rc = uint8_t((oi.flags & isa::PC) ? srcReg() & ~1u : srcReg());
-      if (isa::usesImm(f))
-        in.imm = pick(2) ? int32_t(pick(64)) - 32 : int32_t(value());
-      const uint32_t size = accessSize(in.op);
-      if (f == Format::Load || f == Format::Store) {
-        in.ra = kBaseReg;
-        in.imm = offset(size);
-      } else if (f == Format::LoadPost || f == Format::StorePost) {
-        in.ra = kPtrReg;
-        in.imm = int32_t(size) * (int32_t(pick(9)) - 4);
-      } else if (in.op == Opcode::Ampwf32 || in.op == Opcode::Ampwf16) {
-        in.ra = kBaseReg;
-      } else if (in.op == Opcode::Ampget || in.op == Opcode::Ampput) {
-        in.imm = int32_t(pick(8));
-      } else if (in.op == Opcode::Spadd) {
-        in.imm = 8 * (int32_t(pick(9)) - 6);
-      }
-      if (!isa::validate(in))
-        return in;
+      if (auto in = tryInstruction(op))
+        return *in;
     }
+  }
+  Insn instructionOf(Opcode op) {
+    for (;;)
+      if (auto in = tryInstruction(op))
+        return *in;
+  }
+
+  // Random operands for `op`, or nothing if they do not validate.
+  std::optional<Insn> tryInstruction(Opcode op) {
+    Insn in;
+    in.op = op;
+    const isa::OpcodeInfo &oi = isa::info(in.op);
+    const Format f = oi.format;
+    if (isa::usesRd(f))
+      in.rd = uint8_t(dstReg(oi.flags & isa::PD));
+    if (isa::usesRa(f))
+      in.ra = uint8_t((oi.flags & isa::PA) ? srcReg() & ~1u : srcReg());
+    if (isa::usesRb(f))
+      in.rb = uint8_t((oi.flags & isa::PB) ? srcReg() & ~1u : srcReg());
+    if (isa::usesRc(f))
+      in.rc = uint8_t((oi.flags & isa::PC) ? srcReg() & ~1u : srcReg());
+    if (isa::usesImm(f))
+      in.imm = pick(2) ? int32_t(pick(64)) - 32 : int32_t(value());
+    const uint32_t size = accessSize(in.op);
+    if (f == Format::Load || f == Format::Store) {
+      in.ra = kBaseReg;
+      in.imm = offset(size);
+    } else if (f == Format::LoadPost || f == Format::StorePost) {
+      in.ra = kPtrReg;
+      in.imm = int32_t(size) * (int32_t(pick(9)) - 4);
+    } else if (in.op == Opcode::Ampwf32 || in.op == Opcode::Ampwf16) {
+      in.ra = kBaseReg;
+    } else if (in.op == Opcode::Ampget || in.op == Opcode::Ampput) {
+      in.imm = int32_t(pick(8));
+    } else if (in.op == Opcode::Spadd) {
+      in.imm = 8 * (int32_t(pick(9)) - 6);
+    }
+    if (isa::validate(in))
+      return std::nullopt;
+    return in;
+  }
+
+  void emit(std::ostream &os, const Insn &in) { os << isa::disassemble(in, 0) << "\n"; }
+
+  void fusedPair(std::ostream &os) {
+    const auto &rows = interp::fusionRows();
+    const interp::FusionRow &row = rows[pick(unsigned(rows.size()))];
+    emit(os, instructionOf(row.first));
+    emit(os, instructionOf(row.second));
+  }
+
+  // `movi count; rpt` over a sum or dot body. Registers are usually distinct (the kernel
+  // runs) and sometimes not (the plain body runs); pointers walk [r23] and [r20] by +-4.
+  void kernelRpt(std::ostream &os) {
+    const unsigned shape = pick(4), len = shape == 0 ? 2 : shape == 3 ? 4 : 3;
+    const unsigned x = dstReg(false), y = dstReg(false), m = dstReg(false), a = dstReg(false);
+    const int step = pick(6) == 0 ? 4 * (int(pick(5)) - 2) : 4;
+    os << "movi r" << kRptReg << ", " << pick(40) << "\nrpt r" << kRptReg << ", " << len << "\n";
+    os << "ld32p r" << x << ", [r" << kPtrReg << "+=" << step << "]\n";
+    if (shape == 0 || shape == 1) { // sum, sum stored through r20
+      os << "fadd r" << a << ", "
+         << (pick(2) ? "r" + std::to_string(a) + ", r" + std::to_string(x)
+                     : "r" + std::to_string(x) + ", r" + std::to_string(a))
+         << "\n";
+      if (shape == 1)
+        os << "st32 r" << a << ", [r" << kBaseReg << "+" << 4 * pick(kMemSize / 4 + 2) << "]\n";
+      return;
+    }
+    os << "ld32p r" << y << ", [r" << kBaseReg << "+=" << step << "]\n";
+    if (shape == 2) { // dot with fma
+      os << "fma r" << a << ", r" << x << ", r" << y << ", r" << a << "\n";
+      return;
+    }
+    os << "fmul r" << m << ", r" << y << ", r" << x << "\nfadd r" << a << ", r" << a << ", r" << m
+       << "\n";
   }
 
   void body(std::ostream &os, unsigned n) {
     for (unsigned i = 0; i < n; ++i)
-      os << isa::disassemble(instruction(), 0) << "\n";
+      emit(os, instruction());
   }
 };
 
@@ -220,8 +287,8 @@ void expectSameState(const RefState &ref, const interp::WorkerState &st,
 
 TEST(Differential, RandomProgramsMatchReference) {
   Generator gen(12345);
-  unsigned traps = 0, exits = 0;
-  for (unsigned iter = 0; iter < 3000; ++iter) {
+  unsigned traps = 0, exits = 0, budgetOuts = 0, withFused = 0, withKernel = 0, kernelExits = 0;
+  for (unsigned iter = 0; iter < 6000; ++iter) {
     const std::string text = gen.program();
     SCOPED_TRACE("program " + std::to_string(iter) + ":\n" + text);
     const auto words = assembleOrDie(text);
@@ -233,15 +300,32 @@ TEST(Differential, RandomProgramsMatchReference) {
     const std::vector<uint8_t> mem0 = ref.mem;
     const RunResult want = referenceRun(words, 0, ref, budget);
     (want.trap == Trap::None ? exits : traps)++;
+    budgetOuts += want.trap == Trap::BudgetExceeded;
+    {
+      const auto fused = interp::decodeCode(words);
+      bool pair = false, kernel = false;
+      for (const auto &d : fused.insns) {
+        pair |= d.op >= interp::kOpFirstFused && d.op < interp::kOpFirstKernel;
+        kernel |= d.op >= interp::kOpFirstKernel;
+      }
+      withFused += pair;
+      withKernel += kernel;
+      kernelExits += kernel && want.trap == Trap::None;
+    }
 
-    const auto code = interp::decodeCode(words);
-    for (Dispatch d : {Dispatch::ComputedGoto, Dispatch::Switch}) {
-      const char *what = d == Dispatch::ComputedGoto ? "goto" : "switch";
-      interp::WorkerState st = st0;
-      std::vector<uint8_t> mem = mem0;
-      const RunResult got = interp::execute(code, 0, {kBase, mem.data(), kMemSize}, st, budget, d);
-      expectSame(want, got, what);
-      expectSameState(ref, st, mem, what);
+    // Fused (pairs, unrolled rpt copies, kernels) and plain decodes, on both dispatchers.
+    for (bool fuse : {true, false}) {
+      const auto code = interp::decodeCode(words, fuse);
+      for (Dispatch d : {Dispatch::ComputedGoto, Dispatch::Switch}) {
+        const char *what = d == Dispatch::ComputedGoto ? (fuse ? "goto fused" : "goto plain")
+                                                       : (fuse ? "switch fused" : "switch plain");
+        interp::WorkerState st = st0;
+        std::vector<uint8_t> mem = mem0;
+        const RunResult got =
+            interp::execute(code, 0, {kBase, mem.data(), kMemSize}, st, budget, d);
+        expectSame(want, got, what);
+        expectSameState(ref, st, mem, what);
+      }
     }
     if (HasFailure()) {
       ADD_FAILURE() << "budget " << budget << " trap " << interp::trapName(want.trap) << " pc "
@@ -250,8 +334,17 @@ TEST(Differential, RandomProgramsMatchReference) {
     }
   }
   // The generator must exercise both clean exits and faults, or the test proves little.
-  EXPECT_GT(exits, 1000u);
-  EXPECT_GT(traps, 100u);
+  EXPECT_GT(exits, 2000u);
+  EXPECT_GT(traps, 200u);
+  // ... and fused pairs, whole-rpt kernels (some run to the end) and budgets that run out
+  // part-way through blocks, pairs and rpts.
+  EXPECT_GT(withFused, 2000u);
+  EXPECT_GT(withKernel, 600u);
+  EXPECT_GT(kernelExits, 200u);
+  EXPECT_GT(budgetOuts, 300u);
+  std::printf("exits %u traps %u (budget %u); programs with fused pairs %u, with kernels %u "
+              "(%u exit)\n",
+              exits, traps, budgetOuts, withFused, withKernel, kernelExits);
 }
 
 // Half conversions: the interpreter's bit-twiddling against the reference's arithmetic, for

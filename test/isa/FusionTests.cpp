@@ -1,0 +1,222 @@
+// Superinstructions, unrolled rpt copies, whole-rpt kernels and block-charged budgets: each
+// must give the reference evaluator's results, cycles, instruction counts, traps and pcs.
+#include "IsaTestUtil.hpp"
+#include "ReferenceEvaluator.hpp"
+#include "interp/Decoder.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace poplar::isatest {
+namespace {
+
+using isa::Opcode;
+
+constexpr uint32_t kMem = 256;
+// Registers the snippets below use: r10 and r14 walk memory, r11 is past its end, r13 is
+// misaligned for words and r15 for halves, r5..r9 hold floats (some NaN), r12 is an integer.
+RefState initialState() {
+  RefState ref;
+  ref.base = kBase;
+  ref.mem.resize(kMem);
+  for (uint32_t i = 0; i < kMem; ++i)
+    ref.mem[i] = uint8_t(i * 37 + 11);
+  for (uint32_t i = 0; i < kMem; i += 4) // mostly ordinary floats, so sums stay finite
+    if (i % 32 != 28) {
+      const uint32_t v = F(float(int(i % 23) - 11) * 0.375f);
+      std::memcpy(&ref.mem[i], &v, 4);
+    }
+  ref.r[5] = F(1.5f);
+  ref.r[6] = F(-2.25f);
+  ref.r[7] = F(0.125f);
+  ref.r[8] = 0x7fc01234u; // a NaN with a payload
+  ref.r[9] = F(3.0f);
+  ref.r[10] = kBase + 16;
+  ref.r[11] = kBase + kMem + 64;
+  ref.r[12] = 7;
+  ref.r[13] = kBase + 2;
+  ref.r[14] = kBase + 128;
+  ref.r[15] = kBase + 1;
+  ref.r[isa::kRegSp] = kBase + kMem;
+  ref.r[isa::kRegLr] = isa::kExitLr;
+  ref.stackLo = kBase + kMem / 2;
+  ref.stackHi = kBase + kMem;
+  return ref;
+}
+
+// Runs `text` on the reference, then fused and plain decodes on both dispatchers; all must
+// agree on the result and the final state. Returns the reference's result.
+RunResult runAll(const std::string &text, uint64_t budget, const RefState &init = initialState()) {
+  const auto words = assembleOrDie(text);
+  RefState ref = init;
+  const RunResult want = referenceRun(words, 0, ref, budget);
+  for (bool fuse : {true, false}) {
+    const auto code = interp::decodeCode(words, fuse);
+    for (Dispatch d : {Dispatch::ComputedGoto, Dispatch::Switch}) {
+      SCOPED_TRACE(std::string(fuse ? "fused " : "plain ") +
+                   (d == Dispatch::ComputedGoto ? "goto" : "switch") + ", budget " +
+                   std::to_string(budget) + ":\n" + text);
+      interp::WorkerState st;
+      for (unsigned r = 0; r < 64; ++r)
+        st.regs[r] = init.r[r];
+      st.stackLo = init.stackLo;
+      st.stackHi = init.stackHi;
+      std::vector<uint8_t> mem = init.mem;
+      const RunResult got = interp::execute(code, 0, {kBase, mem.data(), kMem}, st, budget, d);
+      EXPECT_EQ(interp::trapName(want.trap), interp::trapName(got.trap));
+      EXPECT_EQ(want.pc, got.pc);
+      EXPECT_EQ(want.cycles, got.cycles);
+      EXPECT_EQ(want.instructions, got.instructions);
+      EXPECT_EQ(want.result, got.result);
+      EXPECT_EQ(want.address, got.address);
+      for (unsigned r = 0; r < 64; ++r)
+        EXPECT_EQ(ref.r[r], st.regs[r]) << "r" << r;
+      EXPECT_TRUE(ref.mem == mem) << "memory differs";
+    }
+  }
+  return want;
+}
+
+// One instance of each op with a step function: a clean form and, for memory ops, forms
+// that fault out of bounds (r11) and misaligned (r13).
+struct Snippet {
+  std::string ok, outOfBounds, misaligned;
+};
+const std::map<Opcode, Snippet> &snippets() {
+  static const std::map<Opcode, Snippet> s = {
+      {Opcode::Ld32, {"ld32 r5, [r10+8]", "ld32 r5, [r11+0]", "ld32 r5, [r13+0]"}},
+      {Opcode::Ld32p, {"ld32p r6, [r10+=4]", "ld32p r6, [r11+=4]", "ld32p r6, [r13+=4]"}},
+      {Opcode::Ldh, {"ldh r7, [r14+2]", "ldh r7, [r11+0]", "ldh r7, [r15+0]"}},
+      {Opcode::Ldhp, {"ldhp r7, [r14+=2]", "ldhp r7, [r11+=2]", "ldhp r7, [r15+=2]"}},
+      {Opcode::St32, {"st32 r6, [r14+4]", "st32 r6, [r11+0]", "st32 r6, [r13+0]"}},
+      {Opcode::St32p, {"st32p r5, [r14+=4]", "st32p r5, [r11+=4]", "st32p r5, [r13+=4]"}},
+      {Opcode::Sthp, {"sthp r9, [r14+=2]", "sthp r9, [r11+=2]", "sthp r9, [r15+=2]"}},
+      {Opcode::Fadd, {"fadd r9, r9, r6", "", ""}},
+      {Opcode::Fmul, {"fmul r8, r5, r6", "", ""}},
+      {Opcode::Fma, {"fma r9, r5, r7, r9", "", ""}},
+      {Opcode::Ftoh, {"ftoh r7, r9", "", ""}},
+      {Opcode::Htof, {"htof r9, r7", "", ""}},
+      {Opcode::Addi, {"addi r12, r12, 5", "", ""}},
+  };
+  return s;
+}
+
+TEST(Fusion, EveryRowFusesAndMatchesTheReference) {
+  for (const interp::FusionRow &row : interp::fusionRows()) {
+    ASSERT_TRUE(snippets().count(row.first) && snippets().count(row.second))
+        << isa::info(row.first).mnemonic << " " << isa::info(row.second).mnemonic;
+    const Snippet &a = snippets().at(row.first), &b = snippets().at(row.second);
+    SCOPED_TRACE(a.ok + " ; " + b.ok);
+    const std::string pair = a.ok + "\n" + b.ok + "\n";
+    const auto code = interp::decodeCode(assembleOrDie(pair + "exit r12\n"));
+    EXPECT_EQ(code.insns[0].op, interp::fusedOp(uint16_t(row.first), uint16_t(row.second)));
+    EXPECT_GE(code.insns[0].op, interp::kOpFirstFused);
+    EXPECT_EQ(code.insns[1].op, uint16_t(row.second)) << "the second stays a branch target";
+
+    const RunResult clean = runAll(pair + "exit r12\n", 1'000'000);
+    EXPECT_EQ(clean.trap, Trap::None);
+    EXPECT_EQ(clean.instructions, 3u);
+    // The budget runs out before the pair, between its halves, and after it.
+    for (uint64_t budget = 0; budget <= 3; ++budget)
+      runAll(pair + "exit r12\n", budget);
+    // A fault in either half: the pc of that half, with the first half's effects done.
+    for (const std::string *bad : {&b.outOfBounds, &b.misaligned}) {
+      if (bad->empty())
+        continue;
+      SCOPED_TRACE(*bad);
+      const RunResult r = runAll(a.ok + "\n" + *bad + "\nexit r12\n", 1'000'000);
+      EXPECT_EQ(r.pc, 1u);
+      EXPECT_EQ(r.instructions, 2u);
+      EXPECT_EQ(r.cycles, uint64_t(isa::cycles(row.first) + isa::cycles(row.second)));
+      EXPECT_NE(r.trap, Trap::None);
+    }
+    if (!a.outOfBounds.empty()) {
+      const RunResult r = runAll(a.outOfBounds + "\n" + b.ok + "\nexit r12\n", 1'000'000);
+      EXPECT_EQ(r.pc, 0u);
+      EXPECT_EQ(r.instructions, 1u);
+    }
+  }
+}
+
+// Bodies of 1..5 fusable instructions, every count up to past two unrolled passes, every
+// budget up to past the end: Duff's entry, the loop-back, refunds and the checked hand-off.
+TEST(Fusion, RptCopiesMatchTheReferenceAtEveryBudget) {
+  const std::vector<std::string> bodies = {
+      "addi r12, r12, 5",
+      "ld32p r6, [r10+=4]\nfadd r9, r9, r6",
+      "ld32p r6, [r10+=4]\nfadd r9, r9, r6\nst32 r9, [r14+0]",
+      "ld32p r6, [r10+=4]\nld32 r5, [r14+4]\nfmul r8, r5, r6\nst32p r8, [r14+=4]",
+      "ldhp r7, [r14+=2]\nfmul r8, r5, r7\nftoh r7, r8\nhtof r9, r7\nsthp r9, [r10+=2]",
+  };
+  for (const std::string &body : bodies) {
+    const unsigned len = unsigned(std::count(body.begin(), body.end(), '\n')) + 1;
+    for (unsigned count : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 15u, 16u, 17u, 33u}) {
+      const std::string text = "movi r22, " + std::to_string(count) + "\nrpt r22, " +
+                               std::to_string(len) + "\n" + body + "\nexit r12\n";
+      const uint64_t total = 3 + uint64_t(count) * len;
+      for (uint64_t budget = 0; budget <= total + 1; ++budget)
+        runAll(text, budget);
+      if (HasFailure())
+        return;
+    }
+  }
+}
+
+// Sum and dot bodies become one kernel; counts, faults at every iteration and budgets.
+TEST(Fusion, RptKernelsMatchTheReference) {
+  struct Case {
+    const char *body;
+    unsigned len;
+  };
+  const Case cases[] = {
+      {"ld32p r6, [r10+=4]\nfadd r9, r9, r6", 2},
+      {"ld32p r6, [r10+=4]\nfadd r9, r6, r9\nst32 r9, [r14+0]", 3},
+      {"ld32p r6, [r10+=4]\nld32p r7, [r14+=4]\nfma r9, r6, r7, r9", 3},
+      {"ld32p r6, [r10+=4]\nld32p r7, [r14+=4]\nfmul r8, r7, r6\nfadd r9, r9, r8", 4},
+      {"ld32p r6, [r10+=-4]\nld32p r7, [r14+=8]\nfmul r8, r6, r7\nfadd r9, r8, r9", 4},
+  };
+  for (const Case &c : cases) {
+    for (unsigned count : {0u, 1u, 2u, 5u, 8u, 13u, 40u, 70u}) {
+      const std::string text = "movi r22, " + std::to_string(count) + "\nrpt r22, " +
+                               std::to_string(c.len) + "\n" + c.body + "\nexit r12\n";
+      const auto code = interp::decodeCode(assembleOrDie(text));
+      EXPECT_GE(code.insns[1].op, interp::kOpFirstKernel) << c.body;
+      // 40 and 70 iterations run off the end of memory: a fault inside the kernel.
+      runAll(text, 1'000'000);
+      for (uint64_t budget = 0; budget <= 3 + uint64_t(count) * c.len; budget += 3)
+        runAll(text, budget);
+      // A misaligned or out-of-window pointer from the start.
+      RefState bad = initialState();
+      bad.r[10] = kBase + 1;
+      runAll(text, 1'000'000, bad);
+      bad.r[10] = kBase + 16;
+      bad.r[14] = kBase + kMem - 4;
+      runAll(text, 1'000'000, bad);
+      if (HasFailure())
+        return;
+    }
+  }
+}
+
+TEST(Fusion, KernelsNeedDistinctRegisters) {
+  // fadd into the loaded register, or a pointer that is also the accumulator: the plain body.
+  for (const char *body :
+       {"ld32p r6, [r10+=4]\nfadd r6, r6, r6", "ld32p r6, [r10+=4]\nfadd r10, r10, r6",
+        "ld32p r6, [r10+=4]\nfadd r9, r9, r6\nst32 r9, [r9+0]",
+        "ld32p r6, [r10+=4]\nld32p r7, [r10+=4]\nfma r9, r6, r7, r9"}) {
+    const std::string text = std::string("movi r22, 5\nrpt r22, ") +
+                             (std::string(body).find("st32") != std::string::npos ||
+                                      std::string(body).find("fma") != std::string::npos
+                                  ? "3"
+                                  : "2") +
+                             "\n" + body + "\nexit r12\n";
+    const auto code = interp::decodeCode(assembleOrDie(text));
+    EXPECT_EQ(code.insns[1].op, uint16_t(Opcode::Rpt)) << body;
+    runAll(text, 1'000'000);
+  }
+}
+
+} // namespace
+} // namespace poplar::isatest
