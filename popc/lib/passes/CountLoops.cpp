@@ -1,6 +1,7 @@
 // Counted loops: a loop whose trip count is computable gets a down-counter that the latch
 // tests against zero, so the lowering can end each iteration with one `brnzdec`.
 #include "passes/IRPasses.hpp"
+#include "passes/InnermostLoops.hpp"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -50,25 +51,6 @@ bool countLoop(llvm::Loop &loop, llvm::ScalarEvolution &se, const llvm::DataLayo
 
 } // namespace
 
-void countLoops(llvm::Module &m) {
-  for (llvm::Function &f : m) {
-    if (f.isDeclaration())
-      continue;
-    llvm::DominatorTree dt(f);
-    llvm::LoopInfo li(dt);
-    llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
-    llvm::TargetLibraryInfo tli(tlii);
-    llvm::AssumptionCache ac(f);
-    llvm::ScalarEvolution se(f, tli, ac, dt, li);
-    bool changed = false;
-    for (llvm::Loop *loop : li.getLoopsInPreorder())
-      if (loop->isInnermost())
-        changed |= countLoop(*loop, se, m.getDataLayout());
-    if (changed)
-      for (llvm::BasicBlock &bb : f)
-        for (llvm::PHINode &phi : llvm::make_early_inc_range(bb.phis()))
-          llvm::RecursivelyDeleteDeadPHINode(&phi);
-  }
-}
+void countLoops(llvm::Module &m) { transformInnermostLoops(m, countLoop); }
 
 } // namespace popc

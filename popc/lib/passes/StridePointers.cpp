@@ -2,6 +2,7 @@
 // iteration (a[i], with i an induction variable) becomes a pointer of its own, advanced at
 // the end of each iteration, so the lowering can use post-increment loads and stores.
 #include "passes/IRPasses.hpp"
+#include "passes/InnermostLoops.hpp"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -110,25 +111,6 @@ bool strideLoop(llvm::Loop &loop, llvm::ScalarEvolution &se, const llvm::DataLay
 
 } // namespace
 
-void stridePointers(llvm::Module &m) {
-  for (llvm::Function &f : m) {
-    if (f.isDeclaration())
-      continue;
-    llvm::DominatorTree dt(f);
-    llvm::LoopInfo li(dt);
-    llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
-    llvm::TargetLibraryInfo tli(tlii);
-    llvm::AssumptionCache ac(f);
-    llvm::ScalarEvolution se(f, tli, ac, dt, li);
-    bool changed = false;
-    for (llvm::Loop *loop : li.getLoopsInPreorder())
-      if (loop->isInnermost())
-        changed |= strideLoop(*loop, se, m.getDataLayout());
-    if (changed)
-      for (llvm::BasicBlock &bb : f)
-        for (llvm::PHINode &phi : llvm::make_early_inc_range(bb.phis()))
-          llvm::RecursivelyDeleteDeadPHINode(&phi);
-  }
-}
+void stridePointers(llvm::Module &m) { transformInnermostLoops(m, strideLoop); }
 
 } // namespace popc
