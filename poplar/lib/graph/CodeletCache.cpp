@@ -2,6 +2,7 @@
 // its output, as DESIGN.md's runtime-compilation decision asks.
 #include "graph/CodeletCache.hpp"
 
+#include "core/Bytes.hpp"
 #include "core/Errors.hpp"
 #include "core/Logging.hpp"
 
@@ -13,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -24,24 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 bool isExecutable(const fs::path &p) {
   return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p);
-}
-
-/// FNV-1a, 64-bit: a cache key, not a security boundary.
-std::uint64_t fnv1a(const std::string &bytes, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
 }
 
 fs::path cacheDirectory() {

@@ -2,6 +2,7 @@
 // (graph/CodeletCache.cpp). Each vertex of an object becomes a vertex type of the graph.
 #include "graph/Codelets.hpp"
 
+#include "core/Bytes.hpp"
 #include "core/Errors.hpp"
 #include "core/Logging.hpp"
 #include "graph/CodeletCache.hpp"
@@ -36,13 +37,6 @@ FieldDirection directionOf(gp::FieldDirection d) {
     break;
   }
   return FieldDirection::State;
-}
-
-std::uint64_t hashBytes(const std::vector<std::uint8_t> &bytes) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (auto b : bytes)
-    h = (h ^ b) * 1099511628211ull;
-  return h;
 }
 
 void registerObject(GraphState &state, const std::string &origin, gp::GpFile file,
@@ -93,19 +87,23 @@ void registerObject(GraphState &state, const std::string &origin, gp::GpFile fil
   logger().info("addCodelets: loaded {} vertex type(s) from {}", types.size(), origin);
 }
 
-std::vector<std::uint8_t> readBytes(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+/// Reads and checks the .gp at `path`, with the hash that identifies its bytes.
+/// Throws gp::GpFormatError.
+std::pair<gp::GpFile, std::uint64_t> readObject(const std::string &path) {
+  std::string bytes = readFile(path);
+  return {gp::readGp(reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size()),
+          fnv1a(bytes)};
 }
 
 void loadObject(GraphState &state, const std::string &path, const std::string &origin) {
-  auto bytes = readBytes(path);
+  std::pair<gp::GpFile, std::uint64_t> object;
   try {
-    registerObject(state, origin, gp::readGp(bytes), hashBytes(bytes));
+    object = readObject(path);
   } catch (const gp::GpFormatError &e) {
     raise<graph_object_load_error>("Graph::addCodelets: '", origin,
                                    "' is not a valid codelet object: ", e.what());
   }
+  registerObject(state, origin, std::move(object.first), object.second);
 }
 
 bool isSource(const std::string &ext) {
@@ -133,22 +131,23 @@ void loadCodelets(GraphState &state, const std::string &path, CodeletFileType ty
   }
   std::string target =
       targetName.empty() && state.target.arch != "cpu" ? state.target.arch : targetName;
-  std::string gp = compileCodeletCached(path, compileFlags, target);
+  std::string cached = compileCodeletCached(path, compileFlags, target);
+  std::pair<gp::GpFile, std::uint64_t> loaded;
   try {
-    auto bytes = readBytes(gp);
-    registerObject(state, path, gp::readGp(bytes), hashBytes(bytes));
+    loaded = readObject(cached);
   } catch (const gp::GpFormatError &) {
     // A damaged cache entry is rebuilt once rather than reported.
-    evictCodelet(gp);
+    evictCodelet(cached);
     loadObject(state, compileCodeletCached(path, compileFlags, target), path);
+    return;
   }
+  registerObject(state, path, std::move(loaded.first), loaded.second);
 }
 
 void loadCodeletSource(GraphState &state, const std::string &source, CodeletFileType type,
                        const std::string &compileFlags, const std::string &targetName) {
-  fs::path temp = fs::temp_directory_path() /
-                  ("poplar-codelet-" + std::to_string(::getpid()) + "-" +
-                   std::to_string(hashBytes({source.begin(), source.end()})) + ".cpp");
+  fs::path temp = fs::temp_directory_path() / ("poplar-codelet-" + std::to_string(::getpid()) +
+                                               "-" + std::to_string(fnv1a(source)) + ".cpp");
   {
     std::ofstream out(temp);
     out << source;
