@@ -1,5 +1,6 @@
 // LLVM's standard optimisation pipeline, tuned for a scalar in-order tile.
 #include "passes/IRPasses.hpp"
+#include "passes/RunPasses.hpp"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -12,22 +13,13 @@ void optimizeModule(llvm::Module &m, unsigned level) {
   tuning.LoopVectorization = false;
   tuning.SLPVectorization = false;
   llvm::PassBuilder pb(nullptr, tuning);
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
 
   static const llvm::OptimizationLevel levels[] = {
       llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
       llvm::OptimizationLevel::O3};
   llvm::ModulePassManager mpm = level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                            : pb.buildPerModuleDefaultPipeline(levels[level]);
-  mpm.run(m, mam);
+  runModulePasses(m, pb, std::move(mpm));
 }
 
 } // namespace popc
