@@ -14,7 +14,7 @@ struct CompileOptions {
   std::vector<std::string> extraFlags;  ///< passed to Clang's front end as is (-W..., -std=...)
   unsigned optLevel = 2;                ///< -O0..-O3
   bool debugInfo = false;               ///< -g: keep full debug info (line tables are always kept)
-  std::string target = "ipu2";          ///< ipu1, ipu2 or ipu21
+  std::string target = "ipu2";          ///< ipu1, ipu2 or ipu21, or a comma-separated list of them
   std::string poplarIncludeDir;         ///< where poplar/Vertex.hpp is found
 };
 

@@ -1,6 +1,7 @@
 // popc: compiles C++ codelets into a .gp code object for the simulated IPU tile.
 #include "Pipeline.hpp"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
@@ -90,10 +91,14 @@ int main(int argc, char **argv) {
     return fail("invalid optimisation level -O" + Twine(OptLevel.getValue()));
   options.optLevel = OptLevel - '0';
   options.debugInfo = Debug;
-  options.target = StringRef(Target).split(',').first.str();
-  if (!popc::isSupportedTarget(options.target))
-    return fail("unknown target '" + options.target + "' (supported: " + popc::supportedTargets() +
-                ")");
+  // A comma-separated list builds one object that loads on each of those targets (the
+  // tile ISA and the code do not differ between them; only the cycle figures do, at run time).
+  options.target = Target;
+  SmallVector<StringRef, 4> targets;
+  StringRef(options.target).split(targets, ',');
+  for (StringRef t : targets)
+    if (!popc::isSupportedTarget(t.str()))
+      return fail("unknown target '" + t + "' (supported: " + popc::supportedTargets() + ")");
   options.poplarIncludeDir = popc::defaultPoplarIncludeDir(argv[0]);
   if (!EmitAssembly && Output.empty())
     return fail("no output file: use -o out.gp");

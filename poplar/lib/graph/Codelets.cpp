@@ -7,6 +7,7 @@
 #include "core/Logging.hpp"
 #include "graph/CodeletCache.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -39,13 +40,25 @@ FieldDirection directionOf(gp::FieldDirection d) {
   return FieldDirection::State;
 }
 
+/// Whether the comma-separated target list of a .gp (popc --target ipu1,ipu2) names `arch`.
+bool targetListNames(const std::string &list, const std::string &arch) {
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    std::size_t end = std::min(list.find(',', begin), list.size());
+    if (list.compare(begin, end - begin, arch) == 0)
+      return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
 void registerObject(GraphState &state, const std::string &origin, gp::GpFile file,
                     std::uint64_t hash) {
   for (auto h : state.codeletHashes)
     if (h == hash)
       return; // the same object again: Poplar lets programs add codelets more than once
   const std::string &arch = state.target.arch;
-  if (!file.target.empty() && arch != "cpu" && file.target != arch)
+  if (!file.target.empty() && arch != "cpu" && !targetListNames(file.target, arch))
     raise<graph_object_load_error>("Graph::addCodelets: '", origin, "' was compiled for ",
                                    file.target, " but the graph's target is ", arch,
                                    " (popc --target ", arch, ")");
