@@ -356,6 +356,26 @@ TEST_F(Errors, NonBooleanAutoReportAll) {
   expectError<invalid_option>([&] { Engine e(graph, Sequence()); }, {"autoReport.all", "maybe"});
 }
 
+// Known keys with values of the wrong type or range are rejected, naming key, value and what
+// was expected (regression: they used to be accepted silently).
+TEST_F(Errors, EngineOptionValuesAreValidated) {
+  expectError<invalid_option>(
+      [&] {
+        Engine e(graph, Sequence(), {{"opt.maxCompilationThreads", "banana"}});
+      },
+      {"Engine", "opt.maxCompilationThreads", "'banana'", "integer"});
+  expectError<invalid_option>(
+      [&] {
+        Engine e(graph, Sequence(), {{"target.hostSyncTimeout", "-5"}});
+      },
+      {"target.hostSyncTimeout", "'-5'"});
+  expectError<invalid_option>(
+      [&] {
+        Engine e(graph, Sequence(), {{"profiler.format", "v9"}});
+      },
+      {"profiler.format", "'v9'", "v1 v2 v3"});
+}
+
 TEST_F(Errors, MalformedEngineOptionsJson) {
   {
     ScopedEngineOptions env(R"({"autoReport.all": "true")");

@@ -8,6 +8,7 @@
 namespace poplar::detail {
 
 struct EngineOptions {
+  bool autoReportAll = false;       // autoReport.all: both profiles unless a key below says
   bool autoReportGraph = false;     // autoReport.outputGraphProfile (or autoReport.all)
   bool autoReportExecution = false; // autoReport.outputExecutionProfile (or autoReport.all)
   std::string reportDirectory = ".";
