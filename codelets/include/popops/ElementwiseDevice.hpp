@@ -1,0 +1,59 @@
+// Device-side helpers shared by popops' element-wise vertices and the codelets popops::map
+// generates: result types and the split of a 1-D region between a MultiVertex's workers.
+#pragma once
+
+#include <popops/ExprOpFunctions.hpp>
+
+namespace popops {
+namespace device {
+
+template <class A, class B> struct IsSame { static constexpr bool value = false; };
+template <class A> struct IsSame<A, A> { static constexpr bool value = true; };
+
+template <bool c, class A, class B> struct Conditional { using type = A; };
+template <class A, class B> struct Conditional<false, A, B> { using type = B; };
+
+/// What a vertex stores for an op on T: bool for comparisons and tests, T otherwise.
+template <expr::UnaryOpType op, class T> struct UnaryResult {
+  using type =
+      typename Conditional<IsSame<decltype(unaryOp<op>(Compute<T>())), bool>::value, bool, T>::type;
+};
+template <expr::BinaryOpType op, class T> struct BinaryResult {
+  using type =
+      typename Conditional<IsSame<decltype(binaryOp<op>(Compute<T>(), Compute<T>())), bool>::value,
+                           bool, T>::type;
+};
+
+/// An element converted as the IPU converts it: x != 0 for bool, through float for half (the
+/// result is in To's compute type; storing it to a half rounds to nearest even).
+template <class To, class From>
+__attribute__((always_inline)) inline Compute<To> convert(Compute<From> x) {
+  if constexpr (IsSame<To, bool>::value)
+    return x != 0;
+  else
+    return Compute<To>(x);
+}
+
+/// Worker `wid`'s share [begin, end) of n elements of `elemBytes` each: contiguous runs of whole
+/// 8-byte grains (so no two workers write one 32-bit word), ceil(grains / 6) grains per worker.
+struct WorkerRange {
+  unsigned begin, end;
+};
+__attribute__((always_inline)) inline WorkerRange workerRange(unsigned wid, unsigned n,
+                                                              unsigned elemBytes) {
+  unsigned grain = 8 / elemBytes;
+  unsigned grains = (n + grain - 1) / grain;
+  // (x * 0xaaab) >> 18 is x / 6 for every x below 98304 (a tile holds fewer grains), and costs a
+  // multiply instead of a software divide.
+  unsigned perWorker = ((grains + 5) * 0xaaabu) >> 18;
+  unsigned begin = wid * perWorker * grain;
+  unsigned end = begin + perWorker * grain;
+  if (begin > n)
+    begin = n;
+  if (end > n)
+    end = n;
+  return {begin, end};
+}
+
+} // namespace device
+} // namespace popops

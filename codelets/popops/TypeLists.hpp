@@ -1,0 +1,22 @@
+// Element-type lists for instantiating vertex templates: POPOPS_TYPES_<list>(X, args...) expands
+// X(args..., T) for each type T of the list. Host code and codelets share them.
+#pragma once
+
+#define POPOPS_TYPES_F(X, ...) X(__VA_ARGS__, float)
+#define POPOPS_TYPES_FH(X, ...) X(__VA_ARGS__, float) X(__VA_ARGS__, half)
+#define POPOPS_TYPES_I(X, ...) X(__VA_ARGS__, int)
+#define POPOPS_TYPES_IU(X, ...) X(__VA_ARGS__, int) X(__VA_ARGS__, unsigned)
+#define POPOPS_TYPES_B(X, ...) X(__VA_ARGS__, bool)
+#define POPOPS_TYPES_FHI(X, ...) POPOPS_TYPES_FH(X, __VA_ARGS__) X(__VA_ARGS__, int)
+#define POPOPS_TYPES_FHIU(X, ...) POPOPS_TYPES_FH(X, __VA_ARGS__) POPOPS_TYPES_IU(X, __VA_ARGS__)
+#define POPOPS_TYPES_FHIUB(X, ...) POPOPS_TYPES_FHIU(X, __VA_ARGS__) X(__VA_ARGS__, bool)
+
+// Pair lists: POPOPS_PAIRS_<list>(X, args...) expands X(args..., From, To) for each pair.
+#define POPOPS_CAST_FROM(X, from, ...)                                                             \
+  X(__VA_ARGS__, from, float)                                                                      \
+  X(__VA_ARGS__, from, half) X(__VA_ARGS__, from, int) X(__VA_ARGS__, from, unsigned)              \
+      X(__VA_ARGS__, from, bool)
+#define POPOPS_PAIRS_CAST(X, ...)                                                                  \
+  POPOPS_CAST_FROM(X, float, __VA_ARGS__)                                                          \
+  POPOPS_CAST_FROM(X, half, __VA_ARGS__) POPOPS_CAST_FROM(X, int, __VA_ARGS__)                     \
+      POPOPS_CAST_FROM(X, unsigned, __VA_ARGS__) POPOPS_CAST_FROM(X, bool, __VA_ARGS__)
