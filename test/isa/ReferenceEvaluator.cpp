@@ -256,7 +256,7 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
     return false;
   case Opcode::Trap:
     res.result = im;
-    return stop(Trap::Explicit);
+    return stop(im == isa::kTrapAssertion ? Trap::AssertionFailed : Trap::Explicit);
   case Opcode::Add:
     set(d, a + b);
     break;

@@ -1,0 +1,82 @@
+// OpHarness: graph set-up, host transfers and one run.
+#include "OpHarness.hpp"
+
+#include <poplar/IPUModel.hpp>
+#include <popops/codelets.hpp>
+#include <poputil/TileMapping.hpp>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace popsdk::test {
+
+using namespace poplar;
+
+Device testDevice(unsigned tiles) {
+  IPUModel model("ipu2");
+  model.tilesPerIPU = tiles;
+  return model.createDevice();
+}
+
+namespace {
+/// Points the runtime at this build's popc and a codelet cache in the build tree (unless the
+/// environment already says), before any codelet is compiled.
+bool useBuildTreeTools() {
+  ::setenv("POPC", POPC_PATH, 0);
+  ::setenv("POPLAR_CODELET_CACHE", CODELET_CACHE_DIR, 0);
+  return true;
+}
+} // namespace
+
+OpHarness::OpHarness(unsigned tiles) : device_(testDevice(tiles)), graph_(device_.getTarget()) {
+  static const bool toolsSet = useBuildTreeTools();
+  (void)toolsSet;
+  popops::addCodelets(graph_);
+}
+
+Tensor OpHarness::input(const std::string &name, Type type, const std::vector<std::size_t> &shape,
+                        const std::vector<double> &values) {
+  Tensor t = graph_.addVariable(type, shape, name);
+  poputil::mapTensorLinearly(graph_, t);
+  write(name, t, values);
+  return t;
+}
+
+void OpHarness::write(const std::string &name, const Tensor &t, const std::vector<double> &values) {
+  if (values.size() != t.numElements())
+    throw std::invalid_argument("OpHarness::write: " + name + " has " +
+                                std::to_string(t.numElements()) + " elements, given " +
+                                std::to_string(values.size()));
+  graph_.createHostWrite("in:" + name, t);
+  inputs_[name] = {t, values};
+}
+
+void OpHarness::output(const std::string &name, const Tensor &t) {
+  graph_.createHostRead("out:" + name, t);
+  outputs_[name] = {t, {}};
+}
+
+void OpHarness::run(const OptionFlags &engineOptions) {
+  Engine engine(graph_, prog_, engineOptions);
+  engine.load(device_);
+  for (const auto &[name, in] : inputs_) {
+    auto bytes = toDevice(in.tensor.elementType(), in.values);
+    engine.writeTensor("in:" + name, bytes.data(), bytes.data() + bytes.size());
+  }
+  engine.run(0);
+  cycles_ = engine.getLastRunCycles();
+  for (auto &[name, out] : outputs_) {
+    std::vector<std::uint8_t> bytes(out.tensor.numElements() * out.tensor.elementType().size());
+    engine.readTensor("out:" + name, bytes.data(), bytes.data() + bytes.size());
+    out.values = fromDevice(out.tensor.elementType(), bytes);
+  }
+}
+
+const std::vector<double> &OpHarness::result(const std::string &name) const {
+  auto it = outputs_.find(name);
+  if (it == outputs_.end())
+    throw std::invalid_argument("OpHarness::result: no output named " + name);
+  return it->second.values;
+}
+
+} // namespace popsdk::test
