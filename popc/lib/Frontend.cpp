@@ -147,11 +147,12 @@ private:
 /// Clang -cc1 arguments for compiling a codelet for the tile.
 std::vector<std::string> frontendArgs(const std::string &file, const CompileOptions &o) {
   std::vector<std::string> args = {
-      // A 32-bit little-endian layout: pointers, int and long are 32 bits, as on the IPU.
-      "-triple", "i386-unknown-linux-gnu", "-x", "c++", "-std=c++17",
+      // A 32-bit little-endian layout: pointers, int and long are 32 bits, as on the IPU; no OS.
+      "-triple", "i386-unknown-unknown", "-x", "c++", "-std=c++17",
       // No C library on the tile; keeps Clang from turning loops into library calls.
-      "-ffreestanding", "-fno-rtti", "-resource-dir", POPC_CLANG_RESOURCE_DIR, "-nostdsysteminc",
-      "-D__POPC__=1",
+      "-ffreestanding", "-fno-rtti", "-fnative-half-arguments-and-returns",
+      "-fallow-half-arguments-and-returns", "-resource-dir", POPC_CLANG_RESOURCE_DIR,
+      "-nostdsysteminc", "-D__POPC__=1",
       // Line tables always: faults and diagnostics after code generation name source lines.
       o.debugInfo ? "-debug-info-kind=limited" : "-debug-info-kind=line-tables-only",
       "-dwarf-version=4",
@@ -164,6 +165,11 @@ std::vector<std::string> frontendArgs(const std::string &file, const CompileOpti
   for (const std::string &d : o.defines)
     args.insert(args.end(), {"-D", d});
   args.insert(args.end(), {"-isystem", o.poplarIncludeDir});
+  // The tile's standard library, then Clang's own headers (stddef.h, stdint.h, float.h, ...),
+  // which the libc++ and C headers include last.
+  for (const std::string &d : o.libraryIncludeDirs)
+    args.insert(args.end(), {"-internal-isystem", d});
+  args.insert(args.end(), {"-internal-isystem", POPC_CLANG_RESOURCE_DIR "/include"});
   args.insert(args.end(), o.extraFlags.begin(), o.extraFlags.end());
   args.push_back(file);
   return args;

@@ -16,11 +16,19 @@ struct CompileOptions {
   bool debugInfo = false;               ///< -g: keep full debug info (line tables are always kept)
   std::string target = "ipu2";          ///< ipu1, ipu2 or ipu21, or a comma-separated list of them
   std::string poplarIncludeDir;         ///< where poplar/Vertex.hpp is found
+  /// The tile's standard library, searched after -I and poplar's headers, in this order: popc's
+  /// configuration of libc++ and its additions, libc++'s headers, the tile's C library.
+  std::vector<std::string> libraryIncludeDirs;
 };
 
 /// The installed include directory next to the popc executable (<prefix>/include) if it holds
 /// poplar/Vertex.hpp, else the source tree's (for popc run from its build directory).
 std::string defaultPoplarIncludeDir(const char *argv0);
+
+/// The standard library directories for CompileOptions::libraryIncludeDirs: the installed ones
+/// (<prefix>/lib/popc/include/{c++,libc++,c}) next to the popc executable, else the source
+/// tree's and the build machine's libc++ (for popc run from its build directory).
+std::vector<std::string> defaultLibraryIncludeDirs(const char *argv0);
 
 /// The targets popc accepts, comma-separated, as --list-targets prints them.
 const char *supportedTargets();

@@ -100,6 +100,7 @@ int main(int argc, char **argv) {
     if (!popc::isSupportedTarget(t.str()))
       return fail("unknown target '" + t + "' (supported: " + popc::supportedTargets() + ")");
   options.poplarIncludeDir = popc::defaultPoplarIncludeDir(argv[0]);
+  options.libraryIncludeDirs = popc::defaultLibraryIncludeDirs(argv[0]);
   if (!EmitAssembly && Output.empty())
     return fail("no output file: use -o out.gp");
 

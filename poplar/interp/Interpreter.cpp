@@ -24,6 +24,8 @@ const char *trapName(Trap trap) {
     return "stack overflow";
   case Trap::Explicit:
     return "trap instruction";
+  case Trap::AssertionFailed:
+    return "assertion failed";
   }
   return "unknown trap";
 }

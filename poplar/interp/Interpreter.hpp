@@ -24,15 +24,16 @@ struct TileMemory {
 };
 
 enum class Trap : uint8_t {
-  None,           // normal exit (exit, or ret to kExitLr)
-  OutOfBounds,    // load/store outside the tile memory window; RunResult::address says where
-  Misaligned,     // access not naturally aligned; RunResult::address says where
-  DivideByZero,   // integer divide or remainder by zero
-  BudgetExceeded, // the instruction budget ran out before this pc issued
-  BadInstruction, // undecodable word, branch out of the code, bad rpt body, falling off the end
-  BadJump,        // ret to a pc that is not in the code, or an entry pc outside it
-  StackOverflow,  // spadd moved sp outside the stack region
-  Explicit,       // a `trap imm` instruction (RunResult::result = imm)
+  None,            // normal exit (exit, or ret to kExitLr)
+  OutOfBounds,     // load/store outside the tile memory window; RunResult::address says where
+  Misaligned,      // access not naturally aligned; RunResult::address says where
+  DivideByZero,    // integer divide or remainder by zero
+  BudgetExceeded,  // the instruction budget ran out before this pc issued
+  BadInstruction,  // undecodable word, branch out of the code, bad rpt body, falling off the end
+  BadJump,         // ret to a pc that is not in the code, or an entry pc outside it
+  StackOverflow,   // spadd moved sp outside the stack region
+  Explicit,        // a `trap imm` instruction (RunResult::result = imm)
+  AssertionFailed, // `trap isa::kTrapAssertion`: a codelet's assert() failed
 };
 const char *trapName(Trap trap);
 

@@ -56,6 +56,9 @@ constexpr unsigned kNumWeights = 64;           // AMP weight state w[16][4] (f32
 // f32 arithmetic that yields a NaN yields this one (RISC-V's rule), so results never depend on
 // which input NaN a host propagates; f16 arithmetic likewise yields 0x7e00.
 constexpr uint32_t kCanonicalNaN = 0x7fc00000u;
+// `trap kTrapAssertion` is a failed assert() in a codelet: the interpreter reports it as
+// Trap::AssertionFailed rather than Trap::Explicit. Any other immediate is an explicit trap.
+constexpr int32_t kTrapAssertion = 0x0a55e417;
 
 // Operand syntax, and which fields are used.
 enum class Format : uint8_t {

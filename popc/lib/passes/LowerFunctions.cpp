@@ -716,6 +716,10 @@ bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
     emit(Opcode::Trap, 0, 0, 0, 0, 0);
     return true;
   }
+  if (!id && isAssertFailure(callee->getName())) {
+    emit(Opcode::Trap, 0, 0, 0, 0, poplar::isa::kTrapAssertion);
+    return true;
+  }
   auto it = functions_.find(callee);
   if (it == functions_.end())
     return fail(i, "call to '" + callee->getName().str() + "' cannot be lowered");

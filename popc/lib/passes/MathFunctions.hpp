@@ -15,17 +15,25 @@ namespace popc {
 /// The instruction computing the float C function `name` (sqrtf, expf, ...), if any.
 inline std::optional<poplar::isa::Opcode> mathFunctionOpcode(llvm::StringRef name) {
   using poplar::isa::Opcode;
-  static const std::pair<const char *, Opcode> table[] = {
-      {"sqrtf", Opcode::Fsqrt},   {"expf", Opcode::Fexp},     {"logf", Opcode::Flog},
-      {"tanhf", Opcode::Ftanh},   {"sinf", Opcode::Fsin},     {"cosf", Opcode::Fcos},
-      {"powf", Opcode::Fpow},     {"floorf", Opcode::Ffloor}, {"ceilf", Opcode::Fceil},
-      {"roundf", Opcode::Fround}, {"truncf", Opcode::Ftrunc}, {"fabsf", Opcode::Fabs},
-      {"fminf", Opcode::Fmin},    {"fmaxf", Opcode::Fmax},    {"fmaf", Opcode::Fma}};
-  for (const auto &[n, op] : table)
-    if (name == n)
-      return op;
+#define MATH_FUNCTION(fn, op)                                                                      \
+  if (name == #fn)                                                                                 \
+    return Opcode::op;
+#include "passes/MathFunctions.def"
+#undef MATH_FUNCTION
   return std::nullopt;
 }
+
+/// The names of the math functions above, comma-separated, for diagnostics.
+inline const char *mathFunctionNames() {
+#define MATH_FUNCTION(fn, op) #fn ", "
+  return
+#include "passes/MathFunctions.def"
+      "";
+#undef MATH_FUNCTION
+}
+
+/// The function a failing assert() calls (popc/include/c/assert.h): `trap kTrapAssertion`.
+inline bool isAssertFailure(llvm::StringRef name) { return name == "__popc_assert_fail"; }
 
 /// The instruction computing the f32 intrinsic `id`, if any.
 inline std::optional<poplar::isa::Opcode> intrinsicOpcode(llvm::Intrinsic::ID id) {
