@@ -122,7 +122,10 @@ public:
       if (const auto *list = poplarTemplate(inner, "VectorList")) {
         f.kind = gp::FieldKind::VectorList;
         f.layout = listLayout(*list);
-        return element(fd, list->getTemplateArgs()[0].getAsType(), f);
+        if (!element(fd, list->getTemplateArgs()[0].getAsType(), f))
+          return false;
+        f.minAlign = list->getTemplateArgs()[2].getAsIntegral().getZExtValue();
+        return true;
       }
       f.kind = gp::FieldKind::Scalar;
       return element(fd, inner, f);

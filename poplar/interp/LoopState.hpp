@@ -1,6 +1,7 @@
 // The interpreter loops' shared entry: where a run is, handed from a fast loop to the exact one.
 #pragma once
 
+#include "interp/Print.hpp"
 #include "interp/RptKernels.hpp"
 
 namespace poplar::interp::detail {

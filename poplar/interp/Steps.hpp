@@ -57,6 +57,7 @@ inline uint32_t accessAlign(uint16_t op) {
   case isa::Opcode::Ld8sp:
   case isa::Opcode::Ld8up:
   case isa::Opcode::St8p:
+  case isa::Opcode::Print: // reads bytes and unaligned slots: only out of bounds
     return 1;
   case isa::Opcode::Ld32:
   case isa::Opcode::St32:

@@ -36,6 +36,13 @@ std::vector<OpCase> cases() {
       {"spadd", "spadd -16", {}, {{62, sp0 - 16}}},
       {"exit", "exit r1", {{1, 9}}, {}, {}, Trap::None, 9},
       {"trap", "trap 7", {}, {}, {}, Trap::Explicit, 7},
+      {"trap assertion", "trap 0x0a55e417", {}, {}, {}, Trap::AssertionFailed, 0x0a55e417},
+      // Format "%d\n" at r20 (the word 0x000a6425), argument 7 at r20+4: "7\n", 2 chars.
+      {"print",
+       "movi r1, 0x0a6425\nst32 r1, [r20]\nmovi r1, 7\nst32 r1, [r20+4]\n"
+       "addi r2, r20, 4\nprint r3, r20, r2",
+       {},
+       {{3, 2}}},
       {"add", "add r3, r1, r2", {{1, M7}, {2, 3}}, {{3, uint32_t(-4)}}},
       {"sub", "sub r3, r1, r2", {{1, M7}, {2, 3}}, {{3, uint32_t(-10)}}},
       {"mul", "mul r3, r1, r2", {{1, M7}, {2, 3}}, {{3, uint32_t(-21)}}},

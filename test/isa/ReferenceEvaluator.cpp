@@ -1,6 +1,7 @@
 // The reference evaluator: one big switch over decoded words, written for clarity, not speed.
 #include "ReferenceEvaluator.hpp"
 
+#include "interp/Print.hpp"
 #include "isa/Isa.hpp"
 
 #include <cmath>
@@ -243,6 +244,18 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
   case Opcode::Wid:
     set(d, st.workerId);
     break;
+  case Opcode::Print: {
+    // The formatting is the interpreter's printf library; the model checks the operands and
+    // the result register.
+    interp::TileMemory m{st.base, st.mem.data(), uint32_t(st.mem.size())};
+    uint32_t written = 0, where = 0;
+    if (!interp::detail::printFormatted(m, r[in.ra], r[in.rb], written, where)) {
+      res.address = where;
+      return stop(Trap::OutOfBounds);
+    }
+    set(d, written);
+    break;
+  }
   case Opcode::Spadd: {
     int64_t sp = int64_t(r[62]) + in.imm;
     if (sp < int64_t(st.stackLo) || sp > int64_t(st.stackHi))

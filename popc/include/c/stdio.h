@@ -1,5 +1,5 @@
-// The tile's <stdio.h>: printf, puts and putchar write to the host's standard output (popc
-// lowers them to the print instruction); the file functions are declared for libc++ only.
+// The tile's <stdio.h>: printf (popc lowers it to the print instruction), puts and putchar write
+// to the host's standard output; the file functions are declared for libc++ only.
 #ifndef _POPC_STDIO_H
 #define _POPC_STDIO_H
 
@@ -30,8 +30,10 @@ typedef long fpos_t;
 extern FILE *stdin, *stdout, *stderr;
 
 int printf(const char *__restrict, ...);
-int puts(const char *);
-int putchar(int);
+#ifdef __cplusplus
+inline int puts(const char *s) { return printf("%s\n", s); }
+inline int putchar(int c) { return printf("%c", c) == 1 ? (unsigned char)c : EOF; }
+#endif
 
 int fprintf(FILE *__restrict, const char *__restrict, ...);
 int sprintf(char *__restrict, const char *__restrict, ...);

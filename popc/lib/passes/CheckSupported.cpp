@@ -35,7 +35,16 @@ public:
       checkCall(*call);
       if (llvm::isa<llvm::IntrinsicInst>(call))
         return; // lifetime and memcpy sizes are i64 and harmless
+      if (isPrintfCall(*call))
+        return checkPrintfArguments(*call);
     }
+    // A float (or half) promoted to double only to be printed never exists as a double.
+    if (llvm::isa<llvm::FPExtInst>(inst) && isSinglePrecision(inst.getOperand(0)->getType()) &&
+        !inst.user_empty() && llvm::all_of(inst.users(), [](const llvm::User *u) {
+          const auto *call = llvm::dyn_cast<llvm::CallInst>(u);
+          return call && isPrintfCall(*call);
+        }))
+      return;
     checkType(inst, inst.getType());
     for (llvm::Value *op : inst.operands())
       if (!llvm::isa<llvm::BasicBlock>(op) && !llvm::isa<llvm::Function>(op))
@@ -65,6 +74,29 @@ public:
   }
 
 private:
+  static bool isSinglePrecision(const llvm::Type *t) { return t->isFloatTy() || t->isHalfTy(); }
+
+  static bool isPrintfCall(const llvm::CallInst &call) {
+    const llvm::Function *callee = call.getCalledFunction();
+    return callee && callee->isDeclaration() && isPrintf(callee->getName());
+  }
+
+  void checkPrintfArguments(llvm::CallInst &call) {
+    for (unsigned k = 1; k < call.arg_size(); ++k) {
+      llvm::Value *arg = call.getArgOperand(k);
+      llvm::Type *type = arg->getType();
+      bool promotedFloat =
+          type->isDoubleTy() && (llvm::isa<llvm::ConstantFP>(arg) ||
+                                 (llvm::isa<llvm::FPExtInst>(arg) &&
+                                  isSinglePrecision(llvm::cast<llvm::FPExtInst>(arg)->getSrcTy())));
+      if (type->isDoubleTy() && !promotedFloat)
+        return report(call, "printf of a double-precision value is not supported on the tile; "
+                            "pass a float");
+      if (type->isIntegerTy() && type->getIntegerBitWidth() > 32)
+        return report(call, "printf of a 64-bit integer is not supported on the tile yet");
+    }
+  }
+
   void checkCall(llvm::CallInst &call) {
     if (call.isInlineAsm())
       return report(call, "inline assembly is not supported by popc");
@@ -80,8 +112,19 @@ private:
       return report(call, "'" + callee->getName().str() + "' is not supported on the tile");
     }
     std::string name = callee->getName().str();
-    if (mathFunctionOpcode(name) || isAssertFailure(name))
+    if (mathFunctionOpcode(name) || isAssertFailure(name) || isPrintf(name))
       return;
+    if (isCsrRead(name)) {
+      const auto *csr = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
+      if (!csr || csr->getZExtValue() != kCsrWorkerStatus)
+        report(call, "__builtin_ipu_get reads only CSR_W_WSR__INDEX (the worker id) on the "
+                     "simulated tile, with the index a constant");
+      return;
+    }
+    if (isIpuBuiltin(name))
+      return report(call, "'" + name +
+                              "' has no equivalent on the simulated tile (ipu_builtins.h lists "
+                              "those it has)");
     std::string pretty = llvm::demangle(name);
     if (name == "malloc" || name == "free" || name == "calloc" || name == "realloc" ||
         pretty.rfind("operator new", 0) == 0 || pretty.rfind("operator delete", 0) == 0)

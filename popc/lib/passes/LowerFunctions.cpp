@@ -225,6 +225,22 @@ private:
       emit(Opcode::Andi, d, r, 0, 0, static_cast<std::int32_t>((1u << bits) - 1));
   }
 
+  /// x rounded to an integral float, halfway cases to even (the ISA's fround rounds them away
+  /// from zero): adding and subtracting 2^23 rounds in the nearest-even mode of fadd.
+  Reg roundToEven(Reg x) {
+    Reg a = tmp(), m = tmp(), up = tmp(), down = tmp(), sign = tmp(), t = tmp(), small = tmp(),
+        r = tmp();
+    emit(Opcode::Fabs, a, x);
+    emit(Opcode::Movi, m, 0, 0, 0, 0x4b000000); // 2^23: every float above it is integral
+    emit(Opcode::Fadd, up, a, m);
+    emit(Opcode::Fsub, down, up, m);
+    emit(Opcode::Andi, sign, x, 0, 0, static_cast<std::int32_t>(0x80000000u));
+    emit(Opcode::Or, t, down, sign);
+    emit(Opcode::Flt, small, a, m);
+    emit(Opcode::Sel, r, t, x, small);
+    return r;
+  }
+
   /// Copies for the phis of `succ` on the edge from `pred`, at the current position.
   void phiCopies(const llvm::BasicBlock &succ, const llvm::BasicBlock &pred);
 
@@ -241,6 +257,7 @@ private:
   bool lowerCall(const llvm::CallInst &i);
   bool lowerMemIntrinsic(const llvm::MemIntrinsic &i);
   bool lowerBranch(const llvm::Instruction &i);
+  bool lowerPrintf(const llvm::CallInst &i);
 
   const llvm::Function &f_;
   mir::Function &out_;
@@ -712,10 +729,33 @@ bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
     emit(Opcode::Or, regFor(&i), mag, sign);
     return true;
   }
+  if (id == llvm::Intrinsic::rint || id == llvm::Intrinsic::nearbyint ||
+      id == llvm::Intrinsic::lrint || id == llvm::Intrinsic::lround) {
+    if (i.getType()->isIntegerTy(64))
+      return fail(i, "64-bit integer results of lrint/lround are not supported on the tile yet");
+    Reg x = value(i.getArgOperand(0));
+    Reg rounded = id == llvm::Intrinsic::lround ? x : roundToEven(x);
+    if (id == llvm::Intrinsic::rint || id == llvm::Intrinsic::nearbyint) {
+      emit(Opcode::Mov, regFor(&i), rounded);
+      return true;
+    }
+    if (id == llvm::Intrinsic::lround) {
+      rounded = tmp();
+      emit(Opcode::Fround, rounded, x);
+    }
+    emit(Opcode::Ftoi, regFor(&i), rounded);
+    return true;
+  }
   if (id == llvm::Intrinsic::trap) {
     emit(Opcode::Trap, 0, 0, 0, 0, 0);
     return true;
   }
+  if (!id && isCsrRead(callee->getName())) {
+    emit(Opcode::Wid, regFor(&i)); // CheckSupported allowed CSR_W_WSR__INDEX only
+    return true;
+  }
+  if (!id && isPrintf(callee->getName()))
+    return lowerPrintf(i);
   if (!id && isAssertFailure(callee->getName())) {
     emit(Opcode::Trap, 0, 0, 0, 0, poplar::isa::kTrapAssertion);
     return true;
@@ -736,6 +776,21 @@ bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
   call.callResult = !i.getType()->isVoidTy();
   if (call.callResult)
     emit(Opcode::Mov, regFor(&i), 1);
+  return true;
+}
+
+bool FunctionLowering::lowerPrintf(const llvm::CallInst &i) {
+  // The arguments go to 4-byte slots of a frame block: integers and pointers as they are, a
+  // float promoted to double as its f32 bits (FPExt and double constants lower to those).
+  unsigned n = i.arg_size() - 1;
+  int slot = out_.newSlot(std::max(4u * n, 4u), 4);
+  for (unsigned k = 0; k < n; ++k)
+    emit(Opcode::St32, 0, poplar::isa::kRegSp, value(i.getArgOperand(k + 1)), 0,
+         static_cast<std::int32_t>(4 * k))
+        .slot = slot;
+  Reg args = tmp();
+  emit(Opcode::Addi, args, poplar::isa::kRegSp).slot = slot;
+  emit(Opcode::Print, regFor(&i), value(i.getArgOperand(0)), args);
   return true;
 }
 

@@ -1,5 +1,5 @@
-// C math functions and LLVM intrinsics that map onto one tile instruction (shared by the
-// support check and the lowering so they cannot disagree).
+// C math functions, LLVM intrinsics and tile runtime functions that popc maps onto instructions
+// (shared by the support check and the lowering so they cannot disagree).
 #ifndef popc_passes_MathFunctions_hpp
 #define popc_passes_MathFunctions_hpp
 
@@ -31,6 +31,18 @@ inline const char *mathFunctionNames() {
       "";
 #undef MATH_FUNCTION
 }
+
+/// __builtin_ipu_get (popc/include/c/ipu_builtins.h); popc reads one register with it, the
+/// worker status register CSR_W_WSR__INDEX (poplar/TileConstants.hpp), as the `wid` instruction.
+inline bool isCsrRead(llvm::StringRef name) { return name == "__builtin_ipu_get"; }
+constexpr std::uint32_t kCsrWorkerStatus = 0x1;
+
+/// An IPU builtin that ipu_builtins.h declares but the simulated tile has no equivalent for.
+inline bool isIpuBuiltin(llvm::StringRef name) { return name.startswith("__builtin_ipu_"); }
+
+/// printf (popc/include/c/stdio.h): the `print` instruction, its float arguments passed as
+/// their f32 bits rather than promoted to double.
+inline bool isPrintf(llvm::StringRef name) { return name == "printf"; }
 
 /// The function a failing assert() calls (popc/include/c/assert.h): `trap kTrapAssertion`.
 inline bool isAssertFailure(llvm::StringRef name) { return name == "__popc_assert_fail"; }
@@ -109,7 +121,9 @@ inline bool isIgnoredIntrinsic(llvm::Intrinsic::ID id) {
 inline bool isExpandedIntrinsic(llvm::Intrinsic::ID id) {
   return id == llvm::Intrinsic::memcpy || id == llvm::Intrinsic::memmove ||
          id == llvm::Intrinsic::memset || id == llvm::Intrinsic::abs ||
-         id == llvm::Intrinsic::copysign || id == llvm::Intrinsic::trap;
+         id == llvm::Intrinsic::copysign || id == llvm::Intrinsic::trap ||
+         id == llvm::Intrinsic::rint || id == llvm::Intrinsic::nearbyint ||
+         id == llvm::Intrinsic::lrint || id == llvm::Intrinsic::lround;
 }
 
 } // namespace popc

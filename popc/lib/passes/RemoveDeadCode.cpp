@@ -13,6 +13,7 @@ static bool hasSideEffects(const mir::Inst &i) {
   Format f = poplar::isa::info(i.op).format;
   return f == Format::Store || f == Format::StorePost || f == Format::LoadPost ||
          (poplar::isa::info(i.op).flags & poplar::isa::CTL) || i.op == Opcode::Spadd ||
+         i.op == Opcode::Print || // writes to the host
          // Division by zero traps, so it is observable.
          i.op == Opcode::Divs || i.op == Opcode::Divu || i.op == Opcode::Rems ||
          i.op == Opcode::Remu || i.op == Opcode::Divsi || i.op == Opcode::Divui ||

@@ -6,6 +6,9 @@
 #ifndef poplar_HalfFloat_hpp
 #define poplar_HalfFloat_hpp
 typedef __fp16 half;
+// Half literals (3.14_h), folded at compile time.
+constexpr half operator""_h(long double x) { return half(x); }
+constexpr half operator""_h(unsigned long long x) { return half(x); }
 #endif
 #endif
 #ifndef poplar_HalfFloat_hpp
@@ -21,10 +24,14 @@ namespace poplar {
 std::uint16_t floatToHalf(float f);
 float halfToFloat(std::uint16_t h);
 
-void copyFloatToDeviceHalf(const Target &target, const float *src, void *dst, std::size_t numElements);
-void copyDeviceHalfToFloat(const Target &target, const void *src, float *dst, std::size_t numElements);
-void copyDoubleToDeviceHalf(const Target &target, const double *src, void *dst, std::size_t numElements);
-void copyDeviceHalfToDouble(const Target &target, const void *src, double *dst, std::size_t numElements);
+void copyFloatToDeviceHalf(const Target &target, const float *src, void *dst,
+                           std::size_t numElements);
+void copyDeviceHalfToFloat(const Target &target, const void *src, float *dst,
+                           std::size_t numElements);
+void copyDoubleToDeviceHalf(const Target &target, const double *src, void *dst,
+                            std::size_t numElements);
+void copyDeviceHalfToDouble(const Target &target, const void *src, double *dst,
+                            std::size_t numElements);
 
 /// A host half value, for programs that keep halves in host arrays.
 class IeeeHalf {

@@ -36,6 +36,16 @@ public:
 };
 
 namespace detail {
+template <bool Supervisor> struct SupervisorVertexIfImpl { typedef SupervisorVertex type; };
+template <> struct SupervisorVertexIfImpl<false> { typedef Vertex type; };
+} // namespace detail
+
+/// SupervisorVertex if the condition holds, else Vertex (PopLibs derives from it with conditions
+/// on whether assembly is available).
+template <bool Supervisor>
+using SupervisorVertexIf = typename detail::SupervisorVertexIfImpl<Supervisor>::type;
+
+namespace detail {
 
 /// The stored part of a Vector: the address, then the element count if the layout keeps one.
 /// These members are the vertex state; their order and sizes are part of the .gp contract.
@@ -72,10 +82,14 @@ public:
 };
 
 /// A list of vectors: the address of an array of {address, count} pairs, and the pair count.
-template <typename T, VectorListLayout Layout = VectorListLayout::DELTANELEMENTS> class VectorList {
+/// MinAlign (bytes) is the alignment of each vector's data; Interleaved has no effect.
+template <typename T, VectorListLayout Layout = VectorListLayout::DELTANELEMENTS,
+          unsigned MinAlign = alignof(T), bool Interleaved = false>
+class VectorList {
 public:
-  typedef Vector<T, VectorLayout::SPAN> value_type;
+  typedef Vector<T, VectorLayout::SPAN, MinAlign> value_type;
   static constexpr VectorListLayout layout = Layout;
+  static constexpr unsigned minAlign = MinAlign;
 
   const value_type &operator[](unsigned i) const { return lists_[i]; }
   unsigned size() const { return size_; }
@@ -142,8 +156,8 @@ public:
 template <typename T> class Input : public detail::ScalarEdge<const T> {};
 template <typename T, VectorLayout L, unsigned A, bool I>
 class Input<Vector<T, L, A, I>> : public detail::VectorEdge<Vector<const T, L, A, I>> {};
-template <typename T, VectorListLayout L>
-class Input<VectorList<T, L>> : public detail::VectorEdge<VectorList<const T, L>> {};
+template <typename T, VectorListLayout L, unsigned A, bool I>
+class Input<VectorList<T, L, A, I>> : public detail::VectorEdge<VectorList<const T, L, A, I>> {};
 
 /// A field connected to a tensor the vertex writes (reading it before writing is undefined).
 template <typename T> class Output : public detail::WritableScalarEdge<T> {
@@ -152,8 +166,8 @@ public:
 };
 template <typename T, VectorLayout L, unsigned A, bool I>
 class Output<Vector<T, L, A, I>> : public detail::VectorEdge<Vector<T, L, A, I>> {};
-template <typename T, VectorListLayout L>
-class Output<VectorList<T, L>> : public detail::VectorEdge<VectorList<T, L>> {};
+template <typename T, VectorListLayout L, unsigned A, bool I>
+class Output<VectorList<T, L, A, I>> : public detail::VectorEdge<VectorList<T, L, A, I>> {};
 
 /// A field connected to a tensor the vertex reads and writes.
 template <typename T> class InOut : public detail::WritableScalarEdge<T> {
@@ -162,8 +176,8 @@ public:
 };
 template <typename T, VectorLayout L, unsigned A, bool I>
 class InOut<Vector<T, L, A, I>> : public detail::VectorEdge<Vector<T, L, A, I>> {};
-template <typename T, VectorListLayout L>
-class InOut<VectorList<T, L>> : public detail::VectorEdge<VectorList<T, L>> {};
+template <typename T, VectorListLayout L, unsigned A, bool I>
+class InOut<VectorList<T, L, A, I>> : public detail::VectorEdge<VectorList<T, L, A, I>> {};
 
 } // namespace poplar
 

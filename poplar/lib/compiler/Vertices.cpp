@@ -1,6 +1,7 @@
 // Vertex compilation: the state block layout follows docs/gp-format.md ("Vertex state layout"):
 // scalar edge = address; vector = address (+ element count for sized layouts); VectorList =
-// address of {address, count} pairs + pair count; plain members inline.
+// address of {address, count} pairs + pair count; Vector of edges = a vector of inner vectors,
+// each laid out by its own layout; plain members inline.
 #include "compiler/Vertices.hpp"
 
 #include "compiler/ExchangePlan.hpp"
@@ -199,29 +200,37 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
             put32(state, f.offset + 4, std::uint32_t(c->tensor.numElements()));
           continue;
         }
-        // VectorList (and Vector of edges): a descriptor array of {address, count} pairs.
+        // VectorList and Vector of edges: a descriptor array with one entry per inner vector.
+        // A list's entries are {address, count} and its state {array, count}; a Vector of edges
+        // is laid out as the Vector<Edge, L1> it is in C++: entries {address} or {address,
+        // count} as the inner layout keeps a count, state {array} or {array, count} as L1 does.
+        bool list = f.kind == gp::FieldKind::VectorList;
+        bool entryHasCount = list || gp::layoutHasSize(f.innerLayout);
+        bool stateHasCount = list || gp::layoutHasSize(f.layout);
         auto sizeIt = v.fieldSizes.find(f.name);
         std::size_t n = sizeIt == v.fieldSizes.end() ? 0 : sizeIt->second;
         if (n == 0)
           for (const auto &c : v.connections)
             if (c.field == f.name)
               n = std::max(n, c.index + 1);
-        std::vector<std::uint32_t> pairs;
+        std::vector<std::uint32_t> entries;
         for (std::size_t i = 0; i < n; ++i) {
           const auto *c = findConnection(v, f.name, i);
           if (!c)
             raise<graph_connection_error>("Engine: element ", i, " of ", binder.where,
                                           " is not connected (the list has ", n, " elements)");
           auto loc = locate(out, c->tensor);
-          pairs.push_back(binder.bind(loc, v.tile, align, direction));
-          pairs.push_back(std::uint32_t(c->tensor.numElements()));
+          entries.push_back(binder.bind(loc, v.tile, align, direction));
+          if (entryHasCount)
+            entries.push_back(std::uint32_t(c->tensor.numElements()));
         }
         auto descriptors =
-            alloc.allocate(v.tile, pairs.size() * 4, 4, MemoryCategory::vectorListDescriptor);
-        alloc.write(v.tile, descriptors, reinterpret_cast<const std::uint8_t *>(pairs.data()),
-                    pairs.size() * 4);
+            alloc.allocate(v.tile, entries.size() * 4, 4, MemoryCategory::vectorListDescriptor);
+        alloc.write(v.tile, descriptors, reinterpret_cast<const std::uint8_t *>(entries.data()),
+                    entries.size() * 4);
         put32(state, f.offset, address(descriptors));
-        put32(state, f.offset + 4, std::uint32_t(n));
+        if (stateHasCount)
+          put32(state, f.offset + 4, std::uint32_t(n));
       }
       std::uint32_t stateAlign = std::max<std::uint32_t>(gv.stateAlign, 4);
       auto stateOffset =

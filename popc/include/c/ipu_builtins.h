@@ -1,0 +1,57 @@
+// The IPU builtins of Graphcore's Clang (ipu_builtins.h) that codelets call. Those the simulated
+// tile can compute are defined here or lowered by popc (__builtin_ipu_get of the worker status
+// register is the `wid` instruction); the others are declared so that a call is a popc error at
+// its line naming the builtin, instead of an unknown identifier.
+#ifndef _POPC_IPU_BUILTINS_H
+#define _POPC_IPU_BUILTINS_H
+
+#include <math.h>
+#include <poplar/TileConstants.hpp>
+
+#ifdef __cplusplus
+extern "C" {
+#define _POPC_IPU_INLINE inline
+#else
+#define _POPC_IPU_INLINE static inline
+#endif
+
+// Reads a control/status register; popc supports CSR_W_WSR__INDEX (the worker id field).
+unsigned __builtin_ipu_get(unsigned csr);
+
+_POPC_IPU_INLINE int __builtin_ipu_isnan(float x) { return __builtin_isnan(x); }
+_POPC_IPU_INLINE int __builtin_ipu_isinf(float x) { return __builtin_isinf(x); }
+_POPC_IPU_INLINE int __builtin_ipu_isfinite(float x) { return __builtin_isfinite(x); }
+_POPC_IPU_INLINE float __builtin_ipu_exp2(float x) { return exp2f(x); }
+_POPC_IPU_INLINE float __builtin_ipu_max(float a, float b) { return fmaxf(a, b); }
+_POPC_IPU_INLINE float __builtin_ipu_min(float a, float b) { return fminf(a, b); }
+_POPC_IPU_INLINE float __builtin_ipu_f32sigm(float x) { return 1.0f / (1.0f + expf(-x)); }
+// Float compare and bit operations on float bit patterns, as the f32cmplt / andc do.
+_POPC_IPU_INLINE float __builtin_ipu_cmplt(float a, float b) {
+  return __builtin_bit_cast(float, a < b ? 0xffffffffu : 0u);
+}
+_POPC_IPU_INLINE float __builtin_ipu_andc_f32(float a, float b) {
+  return __builtin_bit_cast(float,
+                            __builtin_bit_cast(unsigned, a) & ~__builtin_bit_cast(unsigned, b));
+}
+#undef _POPC_IPU_INLINE
+
+// No equivalent on the simulated tile: AMP coefficient loads, CSR writes, the PRNG, cycle
+// counters and tile identity, pointer packing.
+void __builtin_ipu_put(unsigned value, unsigned csr);
+void __builtin_ipu_uput(unsigned value, unsigned csr);
+unsigned __builtin_ipu_uget(unsigned csr);
+void __builtin_ipu_ld64putcs(unsigned index);
+void __builtin_ipu_ld128putcs(unsigned index);
+unsigned __builtin_ipu_tapack(const void *a, const void *b, void *c);
+unsigned __builtin_ipu_urand32(void);
+float __builtin_ipu_urand_f32(void);
+unsigned __builtin_ipu_get_scount_l(void);
+unsigned __builtin_ipu_get_scount_u(void);
+unsigned __builtin_ipu_get_tile_id(void);
+void *__builtin_ipu_get_vertex_base(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
