@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs one tutorial program through an installed SDK, as a user would, and checks
-# its merged stdout/stderr against regexes.
+# its merged stdout/stderr against regexes (each tried line by line, then across lines, since
+# some span several, as Graphcore's tests match PrintTensor's multi-line layout).
 # Usage: check_tutorial.sh SDK_PREFIX SOURCE_DIR WORK_DIR 'build command' 'run command' REGEX...
 set -euo pipefail
 sdk=$1 src=$2 work=$3 build=$4 run=$5
@@ -15,7 +16,7 @@ output=$(bash -c "$run" 2>&1) || { echo "$output"; echo "FAILED: '$run' exited n
 echo "$output"
 status=0
 for pattern in "$@"; do
-  if ! grep -Eq -- "$pattern" <<<"$output"; then
+  if ! grep -Eq -- "$pattern" <<<"$output" && ! grep -Ezq -- "$pattern" <<<"$output"; then
     echo "MISSING: output does not match /$pattern/"
     status=1
   fi

@@ -34,6 +34,15 @@ __attribute__((always_inline)) inline Compute<To> convert(Compute<From> x) {
     return Compute<To>(x);
 }
 
+/// x as an element of T holds it: rounded to half for half, unchanged otherwise. Generated
+/// codelets round every intermediate result this way, as the IPU's half arithmetic does.
+template <class T> __attribute__((always_inline)) inline Compute<T> asStored(Compute<T> x) {
+  if constexpr (IsSame<T, half>::value)
+    return float(half(x));
+  else
+    return x;
+}
+
 /// Worker `wid`'s share [begin, end) of n elements of `elemBytes` each: contiguous runs of whole
 /// 8-byte grains (so no two workers write one 32-bit word), ceil(grains / 6) grains per worker.
 struct WorkerRange {

@@ -14,6 +14,8 @@ namespace poplar {
 
 typedef std::uint64_t DebugId;
 
+class DebugInfo;
+
 /// A value attached to debug information (PopLibs records op arguments this way).
 class ProfileValue {
 public:
@@ -58,6 +60,8 @@ public:
       : path_(join(dnai.getPathName(), name.str())), id_(dnai.getId()) {}
   DebugContext(const DebugContext &parent, StringRef name)
       : path_(join(parent.path_, name.str())), id_(parent.id_) {}
+  /// A child of the call that `parent` describes (PopLibs: `{di, "out"}`).
+  DebugContext(const DebugInfo &parent, StringRef name = "");
 
   /// The full name, parent names joined with '/'.
   const std::string &getPathName() const { return path_; }
@@ -93,6 +97,9 @@ private:
   DebugId id_;
   std::map<std::string, ProfileValue> values_;
 };
+
+inline DebugContext::DebugContext(const DebugInfo &parent, StringRef name)
+    : path_(join(parent.getPathName(), name.str())), id_(parent.getId()) {}
 
 } // namespace poplar
 

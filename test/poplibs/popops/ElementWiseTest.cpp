@@ -1,0 +1,406 @@
+// popops::map and the named element-wise functions against the host reference: every op of the
+// op table for every type it has, in-place and with-output forms, broadcasting, views, fused
+// expressions (generated codelets) and the errors.
+#include "Elementwise.hpp"
+#include "OpHarness.hpp"
+
+#include <poplar/exceptions.hpp>
+#include <popops/ElementWise.hpp>
+#include <poputil/exceptions.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "popops/ElementwiseOps.hpp"
+#include "popops/TypeLists.hpp"
+
+namespace {
+
+using namespace poplar;
+using namespace popops::expr;
+using popsdk::test::hostData;
+using popsdk::test::OpHarness;
+using popsdk::test::roundTo;
+namespace ref = popsdk::reference;
+
+Type typeOfToken(const std::string &t) {
+  if (t == "float")
+    return FLOAT;
+  if (t == "half")
+    return HALF;
+  if (t == "int")
+    return INT;
+  if (t == "unsigned")
+    return UNSIGNED_INT;
+  return BOOL;
+}
+
+struct UnaryCase {
+  UnaryOpType op;
+  std::string name;
+  Type type;
+};
+struct BinaryCase {
+  BinaryOpType op;
+  std::string name;
+  Type type;
+};
+
+std::vector<UnaryCase> unaryCases() {
+  std::vector<UnaryCase> cases;
+#define UNARY_CASE(op, T) cases.push_back({UnaryOpType::op, #op, typeOfToken(#T)});
+#define UNARY_ROW(ignored, op, types, result) POPOPS_TYPES_##types(UNARY_CASE, op)
+  POPOPS_UNARY_OPS(UNARY_ROW, _)
+  return cases;
+}
+
+std::vector<BinaryCase> binaryCases() {
+  std::vector<BinaryCase> cases;
+#define BINARY_CASE(op, T) cases.push_back({BinaryOpType::op, #op, typeOfToken(#T)});
+#define BINARY_ROW(ignored, op, types, result) POPOPS_TYPES_##types(BINARY_CASE, op)
+  POPOPS_BINARY_OPS(BINARY_ROW, _)
+  return cases;
+}
+
+/// Inputs in each op's domain, exactly representable in the type.
+std::vector<double> unaryInput(UnaryOpType op, Type type, std::size_t n) {
+  using U = UnaryOpType;
+  double lo = -6, hi = 6;
+  if (op == U::LOGARITHM || op == U::SQRT || op == U::RSQRT || op == U::INVERSE)
+    lo = 0.25;
+  if (op == U::ASIN)
+    lo = -0.98, hi = 0.98;
+  if (op == U::LOGARITHM_ONE_PLUS)
+    lo = -0.9;
+  if (op == U::TAN)
+    lo = -1.4, hi = 1.4;
+  if (type == UNSIGNED_INT || op == U::POPCOUNT || op == U::COUNT_LEADING_ZEROS)
+    lo = 0, hi = 100000;
+  if (type == INT && (op == U::BITWISE_NOT))
+    lo = -100000, hi = 100000;
+  auto v = hostData(type, n, lo, hi, 7);
+  if (op == U::IS_NAN || op == U::IS_INF || op == U::IS_FINITE) {
+    v[0] = INFINITY;
+    if (n > 1)
+      v[1] = NAN;
+    if (n > 2)
+      v[2] = -INFINITY;
+  }
+  return v;
+}
+
+std::pair<std::vector<double>, std::vector<double>> binaryInputs(BinaryOpType op, Type type,
+                                                                 std::size_t n) {
+  using B = BinaryOpType;
+  auto a = hostData(type, n, -20, 20, 3), b = hostData(type, n, -20, 20, 4);
+  bool unsignedType = type == UNSIGNED_INT;
+  if (unsignedType)
+    a = hostData(type, n, 0, 1000, 3), b = hostData(type, n, 0, 1000, 4);
+  if (op == B::DIVIDE || op == B::REMAINDER)
+    for (auto &x : b)
+      x = x == 0 ? 3 : x;
+  if (op == B::POWER)
+    a = hostData(type, n, 0.25, 4, 3), b = hostData(type, n, -2, 2, 4);
+  if (op == B::VARIANCE_TO_INV_STD_DEV)
+    a = hostData(type, n, 0.5, 10, 3), b = hostData(type, n, 0, 0.25, 4);
+  if (op == B::INV_STD_DEV_TO_VARIANCE)
+    a = hostData(type, n, 0.5, 4, 3), b = hostData(type, n, 0, 0.25, 4);
+  if (op == B::SHIFT_LEFT || op == B::SHIFT_RIGHT || op == B::SHIFT_RIGHT_SIGN_EXTEND)
+    b = hostData(type, n, 0, 20, 4);
+  if (type != BOOL && n > 2)
+    b[1] = a[1]; // equal operands for the comparisons
+  return {a, b};
+}
+
+/// Exact for IEEE-rounded ops and integers; a relative tolerance for the transcendental ones.
+double tolerance(bool transcendental, Type type) {
+  if (!transcendental)
+    return 0;
+  return type == HALF ? 2e-3 : 2e-6;
+}
+
+void expectClose(const std::vector<double> &actual, const std::vector<double> &expected,
+                 double relTol, const std::string &what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    double a = actual[i], e = expected[i];
+    if (std::isnan(e)) {
+      EXPECT_TRUE(std::isnan(a)) << what << " [" << i << "]";
+      continue;
+    }
+    double tol = relTol * std::max(1.0, std::fabs(e));
+    EXPECT_NEAR(a, e, tol) << what << " [" << i << "]";
+  }
+}
+
+bool transcendental(UnaryOpType op) {
+  using U = UnaryOpType;
+  switch (op) {
+  case U::ASIN:
+  case U::CBRT:
+  case U::COS:
+  case U::ERF:
+  case U::EXPONENT:
+  case U::EXPONENT_MINUS_ONE:
+  case U::EXPONENT2:
+  case U::GELU_ERF:
+  case U::LOGARITHM:
+  case U::LOGARITHM_ONE_PLUS:
+  case U::SIN:
+  case U::TAN:
+  case U::TANH:
+  case U::SIGMOID:
+  case U::RSQRT:
+  case U::INVERSE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool transcendental(BinaryOpType op) {
+  using B = BinaryOpType;
+  return op == B::ATAN2 || op == B::POWER || op == B::VARIANCE_TO_INV_STD_DEV ||
+         op == B::INV_STD_DEV_TO_VARIANCE || op == B::REMAINDER;
+}
+
+// ---- Every op of the table, every type -------------------------------------------------------
+
+TEST(PopopsElementWise, EveryUnaryOpMatchesTheReference) {
+  for (const auto &c : unaryCases()) {
+    SCOPED_TRACE(c.name + " " + c.type.toString());
+    OpHarness h(4);
+    const std::vector<std::size_t> shape = {3, 7};
+    auto in = unaryInput(c.op, c.type, 21);
+    Tensor t = h.input("in", c.type, shape, in);
+    Tensor out = popops::map(h.graph(), c.op, t, h.prog());
+    h.output("out", out);
+    if (!ref::unaryIsPredicate(c.op)) {
+      Tensor copy = h.input("copy", c.type, shape, in);
+      popops::mapInPlace(h.graph(), c.op, copy, h.prog());
+      h.output("inplace", copy);
+    }
+    h.run();
+    std::vector<double> expected;
+    for (double x : in)
+      expected.push_back(ref::unaryOp(c.op, c.type, x));
+    EXPECT_EQ(out.elementType(), ref::unaryIsPredicate(c.op) ? BOOL : c.type);
+    expectClose(h.result("out"), expected, tolerance(transcendental(c.op), c.type), "out");
+    if (!ref::unaryIsPredicate(c.op))
+      expectClose(h.result("inplace"), expected, tolerance(transcendental(c.op), c.type),
+                  "in place");
+  }
+}
+
+TEST(PopopsElementWise, EveryBinaryOpMatchesTheReference) {
+  for (const auto &c : binaryCases()) {
+    SCOPED_TRACE(c.name + " " + c.type.toString());
+    OpHarness h(4);
+    const std::vector<std::size_t> shape = {5, 3};
+    auto [a, b] = binaryInputs(c.op, c.type, 15);
+    Tensor ta = h.input("a", c.type, shape, a);
+    Tensor tb = h.input("b", c.type, shape, b);
+    Tensor out = popops::map(h.graph(), c.op, ta, tb, h.prog());
+    h.output("out", out);
+    bool predicate = ref::binaryIsPredicate(c.op);
+    Tensor copy;
+    if (!predicate) {
+      copy = h.input("copy", c.type, shape, a);
+      popops::mapInPlace(h.graph(), c.op, copy, tb, h.prog());
+      h.output("inplace", copy);
+    }
+    h.run();
+    std::vector<double> expected;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      expected.push_back(ref::binaryOp(c.op, c.type, a[i], b[i]));
+    expectClose(h.result("out"), expected, tolerance(transcendental(c.op), c.type), "out");
+    if (!predicate)
+      expectClose(h.result("inplace"), expected, tolerance(transcendental(c.op), c.type),
+                  "in place");
+  }
+}
+
+// ---- Shapes, layouts and views ----------------------------------------------------------------
+
+TEST(PopopsElementWise, EdgeSizesAndTensorsLargerThanATilesShare) {
+  for (std::size_t n : {0, 1, 2, 7, 1001, 5000}) {
+    SCOPED_TRACE(n);
+    OpHarness h(4);
+    auto a = hostData(FLOAT, n, -5, 5, 1), b = hostData(FLOAT, n, -5, 5, 2);
+    Tensor ta = h.input("a", FLOAT, {n}, a), tb = h.input("b", FLOAT, {n}, b);
+    Tensor out = popops::sub(h.graph(), ta, tb, h.prog());
+    h.output("out", out);
+    h.run();
+    ASSERT_EQ(h.result("out").size(), n);
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_EQ(h.result("out")[i], roundTo(FLOAT, a[i] - b[i]));
+  }
+}
+
+TEST(PopopsElementWise, BroadcastOperands) {
+  OpHarness h(4);
+  auto a = hostData(FLOAT, 12, -5, 5, 1), row = hostData(FLOAT, 4, -5, 5, 2);
+  auto col = hostData(FLOAT, 3, -5, 5, 3);
+  Tensor ta = h.input("a", FLOAT, {3, 4}, a);
+  Tensor tr = h.input("row", FLOAT, {4}, row);
+  Tensor tc = h.input("col", FLOAT, {3, 1}, col);
+  Tensor scalar = h.input("s", FLOAT, {}, {2.5});
+  h.output("plusRow", popops::add(h.graph(), ta, tr, h.prog()));
+  h.output("outer", popops::mul(h.graph(), tc, tr, h.prog()));
+  h.output("scaled", popops::mul(h.graph(), scalar, ta, h.prog()));
+  h.run();
+  for (unsigned i = 0; i < 3; ++i)
+    for (unsigned j = 0; j < 4; ++j) {
+      EXPECT_EQ(h.result("plusRow")[i * 4 + j], roundTo(FLOAT, a[i * 4 + j] + row[j]));
+      EXPECT_EQ(h.result("outer")[i * 4 + j], roundTo(FLOAT, col[i] * row[j]));
+      EXPECT_EQ(h.result("scaled")[i * 4 + j], roundTo(FLOAT, 2.5 * a[i * 4 + j]));
+    }
+}
+
+TEST(PopopsElementWise, NonContiguousViewsInAndInPlace) {
+  OpHarness h(4);
+  auto a = hostData(FLOAT, 12, -5, 5, 1), b = hostData(FLOAT, 12, -5, 5, 2);
+  Tensor ta = h.input("a", FLOAT, {3, 4}, a);
+  Tensor tb = h.input("b", FLOAT, {4, 3}, b);
+  // a + b^T, and then b^T's view updated in place: b[j][i] -= a[i][j].
+  h.output("sum", popops::add(h.graph(), ta, tb.transpose(), h.prog()));
+  popops::subInPlace(h.graph(), tb.transpose(), ta, h.prog());
+  h.output("b", tb);
+  h.run();
+  for (unsigned i = 0; i < 3; ++i)
+    for (unsigned j = 0; j < 4; ++j) {
+      EXPECT_EQ(h.result("sum")[i * 4 + j], roundTo(FLOAT, a[i * 4 + j] + b[j * 3 + i]));
+      EXPECT_EQ(h.result("b")[j * 3 + i], roundTo(FLOAT, b[j * 3 + i] - a[i * 4 + j]));
+    }
+}
+
+TEST(PopopsElementWise, WithOutputAndScalarOperands) {
+  OpHarness h(2);
+  auto a = hostData(INT, 10, -50, 50, 1);
+  Tensor ta = h.input("a", INT, {10}, a);
+  Tensor out = h.graph().addVariable(INT, {10}, "out");
+  h.graph().setTileMapping(out, 1);
+  popops::mulWithOutput(h.graph(), ta, ta, out, h.prog());
+  h.output("out", out);
+  h.output("plus3", popops::add(h.graph(), ta, 3, h.prog()));
+  h.output("from10", popops::sub(h.graph(), 10, ta, h.prog()));
+  h.run();
+  for (unsigned i = 0; i < 10; ++i) {
+    EXPECT_EQ(h.result("out")[i], a[i] * a[i]);
+    EXPECT_EQ(h.result("plus3")[i], a[i] + 3);
+    EXPECT_EQ(h.result("from10")[i], 10 - a[i]);
+  }
+}
+
+// ---- Fused expressions ------------------------------------------------------------------------
+
+TEST(PopopsElementWise, FusedExpressionsGenerateOneVertexAndMatch) {
+  for (Type type : {FLOAT, HALF}) {
+    SCOPED_TRACE(type.toString());
+    for (bool generate : {true, false}) {
+      SCOPED_TRACE(generate ? "generated codelet" : "op by op");
+      OpHarness h(4);
+      const std::size_t n = 333;
+      auto a = hostData(type, n, -4, 4, 1), b = hostData(type, n, -4, 4, 2),
+           c = hostData(type, n, 0.5, 4, 3);
+      Tensor ta = h.input("a", type, {n}, a), tb = h.input("b", type, {n}, b),
+             tc = h.input("c", type, {n}, c);
+      OptionFlags opts{{"enableGenerateCodelet", generate ? "true" : "false"}};
+      std::size_t before = h.graph().getNumComputeSets();
+      Tensor fused =
+          popops::map(h.graph(), (_1 + _2) * _3 - 1.5f, {ta, tb, tc}, h.prog(), {}, opts);
+      if (generate) {
+        EXPECT_EQ(h.graph().getNumComputeSets(), before + 1);
+      }
+      Tensor sel =
+          popops::map(h.graph(), Select(Sqrt(_3), -_1, _1 > _2), {ta, tb, tc}, h.prog(), {}, opts);
+      Tensor cast = popops::map(h.graph(), Cast(_1 * 2, INT) + 1, {ta}, h.prog(), {}, opts);
+      popops::mapInPlace(h.graph(), Max(_1, _2) / 2, {ta, tb}, h.prog(), {}, opts);
+      h.output("fused", fused);
+      h.output("sel", sel);
+      h.output("cast", cast);
+      h.output("a", ta);
+      h.run();
+      // Each intermediate is rounded to the type, as the device computes it.
+      auto r = [&](double x) { return roundTo(type, x); };
+      for (std::size_t i = 0; i < n; ++i) {
+        double expectFused = r(r(r(r(a[i] + b[i]) * c[i])) - 1.5);
+        EXPECT_NEAR(h.result("fused")[i], expectFused, type == HALF ? 1e-2 : 1e-5) << i;
+        double expectSel = a[i] > b[i] ? r(std::sqrt(c[i])) : -a[i];
+        EXPECT_NEAR(h.result("sel")[i], expectSel, type == HALF ? 4e-3 : 1e-6) << i;
+        EXPECT_EQ(h.result("cast")[i], std::trunc(a[i] * 2) + 1) << i;
+        EXPECT_EQ(h.result("a")[i], r(std::fmax(a[i], b[i]) / 2)) << i;
+      }
+    }
+  }
+}
+
+TEST(PopopsElementWise, SelectAndClampFunctions) {
+  OpHarness h(3);
+  auto a = hostData(FLOAT, 20, -5, 5, 1), b = hostData(FLOAT, 20, -5, 5, 2);
+  auto cond = hostData(BOOL, 20, 0, 1, 3);
+  Tensor ta = h.input("a", FLOAT, {20}, a), tb = h.input("b", FLOAT, {20}, b);
+  Tensor tc = h.input("cond", BOOL, {20}, cond);
+  Tensor lo = h.input("lo", FLOAT, {}, {-1}), hi = h.input("hi", FLOAT, {}, {2});
+  h.output("sel", popops::select(h.graph(), ta, tb, tc, h.prog()));
+  h.output("clamp", popops::clamp(h.graph(), ta, lo, hi, h.prog()));
+  h.run();
+  for (unsigned i = 0; i < 20; ++i) {
+    EXPECT_EQ(h.result("sel")[i], cond[i] ? a[i] : b[i]);
+    EXPECT_EQ(h.result("clamp")[i], std::fmin(std::fmax(a[i], -1), 2));
+  }
+}
+
+// ---- Errors -----------------------------------------------------------------------------------
+
+template <class E>
+void expectError(const std::function<void()> &f, const std::vector<std::string> &parts) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception";
+  } catch (const E &e) {
+    for (const auto &p : parts)
+      EXPECT_NE(std::string(e.what()).find(p), std::string::npos)
+          << "'" << p << "' not in: " << e.what();
+  }
+}
+
+TEST(PopopsElementWise, Errors) {
+  OpHarness h(2);
+  Tensor f = h.input("f", FLOAT, {3, 4}, hostData(FLOAT, 12, 0, 1));
+  Tensor g = h.input("g", FLOAT, {3, 5}, hostData(FLOAT, 15, 0, 1));
+  Tensor i = h.input("i", INT, {3, 4}, hostData(INT, 12, 0, 9));
+  auto &graph = h.graph();
+  auto &prog = h.prog();
+  expectError<poputil::poplibs_error>([&] { popops::add(graph, f, g, prog); },
+                                      {"popops::map", "{3,5}", "broadcast"});
+  expectError<poputil::poplibs_error>([&] { popops::add(graph, f, i, prog); },
+                                      {"popops::map", "float", "int", "Cast"});
+  expectError<poputil::poplibs_error>(
+      [&] {
+        popops::map(graph, _1 + _3, {f, f}, prog);
+      },
+      {"_3", "2 tensor"});
+  expectError<poputil::poplibs_error>([&] { popops::exp(graph, i, prog); },
+                                      {"EXPONENT", "int", "float, half"});
+  expectError<invalid_option>(
+      [&] {
+        popops::exp(graph, f, prog, {}, {{"enableGenerateCodelet", "maybe"}});
+      },
+      {"popops::map", "enableGenerateCodelet", "maybe"});
+  expectError<poputil::poplibs_error>(
+      [&] { popops::addInPlace(graph, f.slice(0, 1, 0).broadcast(3, 0), f, prog); },
+      {"popops::mapInPlace", "alias"});
+  expectError<poputil::poplibs_error>([&] { popops::addInPlace(graph, f[0], f, prog); },
+                                      {"popops::mapInPlace", "{3,4}", "{4}"});
+  Tensor wrongOut = graph.addVariable(HALF, {3, 4});
+  graph.setTileMapping(wrongOut, 0);
+  expectError<poputil::poplibs_error>([&] { popops::addWithOutput(graph, f, f, wrongOut, prog); },
+                                      {"popops::mapWithOutput", "float", "half"});
+}
+
+} // namespace
