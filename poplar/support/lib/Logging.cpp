@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <mutex>
 
 namespace popsdk::support {
 
@@ -48,6 +49,16 @@ std::shared_ptr<spdlog::logger> makeLogger(const LoggerSpec &spec) {
                    spdlog::pattern_time_type::utc);
   log->set_level(levelFromEnv(spec.levelEnv));
   return log;
+}
+
+spdlog::logger &poplibsLogger(const char *module) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<spdlog::logger>> loggers;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto &logger = loggers[module];
+  if (!logger)
+    logger = makeLogger({"poplibs", "POPLIBS_LOG_LEVEL", "POPLIBS_LOG_DEST", module});
+  return *logger;
 }
 
 } // namespace popsdk::support

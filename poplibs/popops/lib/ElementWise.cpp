@@ -14,6 +14,7 @@
 #include <poputil/exceptions.hpp>
 
 #include "support/CodeletObject.hpp"
+#include "support/Logging.hpp"
 #include "support/OptionSpec.hpp"
 #include "support/Raise.hpp"
 
@@ -79,12 +80,15 @@ public:
     const Tensor &work = inPlace ? ins[0] : out;
     if (work.numElements() == 0)
       return;
-    if (!options.forceGenerateCodelet && runSingleOp(expr, ins, out, inPlace))
-      return;
-    if (options.enableGenerateCodelet || options.forceGenerateCodelet)
+    auto &log = popsdk::support::poplibsLogger("POPOPS");
+    if (!options.forceGenerateCodelet && runSingleOp(expr, ins, out, inPlace)) {
+      log.debug("{}: {} on popops' element-wise vertices", api_, expr.name());
+    } else if (options.enableGenerateCodelet || options.forceGenerateCodelet) {
       runGenerated(expr, ins, types, work, inPlace);
-    else
+    } else {
+      log.debug("{}: {} op by op", api_, expr.name());
       runOpByOp(expr, ins, work, options);
+    }
   }
 
 private:
@@ -165,7 +169,11 @@ private:
   void runGenerated(const Expr &expr, const std::vector<Tensor> &ins,
                     const std::vector<Type> &types, const Tensor &work, bool inPlace) {
     auto codelet = internal::generateCodelet(expr, types, work.elementType(), inPlace);
+    popsdk::support::poplibsLogger("POPOPS").debug("{}: {} as generated vertex {}", api_,
+                                                   expr.name(), codelet.vertexName);
     if (!graph_.hasCodelet(codelet.vertexName)) {
+      popsdk::support::poplibsLogger("POPOPS").info("{}: compiling generated codelet {} for {}",
+                                                    api_, codelet.vertexName, expr.name());
       std::stringstream source(codelet.source);
       graph_.addCodelets(source, "-O2 " + deviceIncludeFlags());
     }

@@ -19,4 +19,8 @@ struct LoggerSpec {
 /// A new logger for `spec`. A bad level is a poplar::invalid_option naming the variable.
 std::shared_ptr<spdlog::logger> makeLogger(const LoggerSpec &spec);
 
+/// The logger of a PopLibs library, made once per module ("POPOPS") from POPLIBS_LOG_LEVEL and
+/// POPLIBS_LOG_DEST.
+spdlog::logger &poplibsLogger(const char *module);
+
 } // namespace popsdk::support
