@@ -66,4 +66,26 @@ splitRegionsBetweenWorkers(const poplar::Target &target,
   return splitRegions(regions, grainSize, target.getNumWorkerContexts(), minElementsPerPartition);
 }
 
+poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &in,
+                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                         poplar::TensorCloneMethod method) {
+  poplar::Tensor out = graph.clone(in, {debugContext, "duplicate"}, method);
+  prog.add(poplar::program::Copy(in, out, false, {debugContext, "duplicate"}));
+  return out;
+}
+
+poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+                      const poplar::DebugContext &debugContext, poplar::TensorCloneMethod method) {
+  std::vector<poplar::Tensor> clones;
+  for (unsigned i = 0; i < N; ++i)
+    clones.push_back(
+        graph.clone(t, {debugContext, "clone" + std::to_string(i)}, method).expand({0}));
+  if (clones.empty()) {
+    std::vector<std::size_t> shape = t.shape();
+    shape.insert(shape.begin(), 0);
+    return graph.addVariable(t.elementType(), shape, debugContext);
+  }
+  return poplar::concat(clones, 0);
+}
+
 } // namespace poputil

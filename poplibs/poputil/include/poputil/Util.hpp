@@ -2,7 +2,9 @@
 #ifndef poputil_Util_hpp
 #define poputil_Util_hpp
 
+#include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
 
 #include <vector>
@@ -24,6 +26,19 @@ std::vector<std::vector<poplar::Interval>>
 splitRegionsBetweenWorkers(const poplar::Target &target,
                            const std::vector<poplar::Interval> &regions, unsigned grainSize,
                            unsigned minElementsPerPartition = 0);
+
+/// A new tensor laid out like `in` (Graph::clone) holding a copy of it, made by `prog`.
+poplar::Tensor duplicate(
+    poplar::Graph &graph, const poplar::Tensor &in, poplar::program::Sequence &prog,
+    const poplar::DebugContext &debugContext = {},
+    poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+
+/// `N` clones of `t` stacked in a new outermost dimension ([N, t.shape()...]), each laid out like
+/// `t`.
+poplar::Tensor
+cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+       const poplar::DebugContext &debugContext = {},
+       poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
 } // namespace poputil
 
