@@ -41,6 +41,8 @@ void usesOf(const Inst &i, std::vector<Reg> &uses) {
       uses.push_back(1 + a);
   if (i.op == Opcode::Ret && i.callResult)
     uses.push_back(1);
+  if (i.op == Opcode::Ret && i.wideResult)
+    uses.push_back(2);
 }
 
 void defsOf(const Inst &i, std::vector<Reg> &defs) {

@@ -40,6 +40,7 @@ struct Inst {
   const Function *callee = nullptr; ///< Call
   unsigned callArgs = 0;            ///< Call: r1..r<callArgs> are read by the callee
   bool callResult = false;          ///< Call: r1 holds a result afterwards; Ret: r1 is read
+  bool wideResult = false;          ///< with callResult: an i64 result, high word in r2
   int slot = -1;                    ///< >= 0: imm is relative to this frame slot's offset from sp
   SourceLoc loc;
 };

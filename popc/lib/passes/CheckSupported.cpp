@@ -92,8 +92,6 @@ private:
       if (type->isDoubleTy() && !promotedFloat)
         return report(call, "printf of a double-precision value is not supported on the tile; "
                             "pass a float");
-      if (type->isIntegerTy() && type->getIntegerBitWidth() > 32)
-        return report(call, "printf of a 64-bit integer is not supported on the tile yet");
     }
   }
 
@@ -142,8 +140,8 @@ private:
     if (type->isDoubleTy() || type->isX86_FP80Ty() || type->isFP128Ty())
       return report(inst, "double-precision floating point is not supported on the tile; use "
                           "float (check for double literals such as 0.5 instead of 0.5f)");
-    if (type->isIntegerTy() && type->getIntegerBitWidth() > 32)
-      return report(inst, "64-bit integer arithmetic is not supported on the tile yet");
+    if (type->isIntegerTy() && type->getIntegerBitWidth() > 64)
+      return report(inst, "integers wider than 64 bits are not supported on the tile");
     if (type->isVectorTy())
       return report(inst, "vector types are not supported by popc yet");
   }

@@ -1,7 +1,10 @@
 // Instruction selection: each LLVM instruction -> tile instructions over virtual registers.
 //
 // Value representation: an iN (N < 32) lives zero-extended in a 32-bit register; i1 is 0 or 1;
-// a half lives as the f32 of the same value (ldh/sth convert), so fpext half->float is a move.
+// a half lives as the f32 of the same value (ldh/sth convert), so fpext half->float is a move;
+// an i64 lives in two registers, low and high word (the IPU has no 64-bit integer unit: each
+// operation is the sequence of 32-bit instructions it costs there), and takes two argument
+// registers in calls (low first) and r1:r2 as a result.
 #include "Diagnostics.hpp"
 #include "passes/Lowering.hpp"
 #include "passes/MathFunctions.hpp"
@@ -33,6 +36,11 @@ struct Address {
   int slot = -1;
 };
 
+/// An i64 value: its low and high 32-bit words.
+struct Wide {
+  Reg lo = 0, hi = 0;
+};
+
 class FunctionLowering {
 public:
   FunctionLowering(const llvm::Function &f, mir::Function &out, const GlobalOffsets &globals,
@@ -48,12 +56,24 @@ public:
       out_.blocks.back()->name = out_.name + "." + std::to_string(out_.blocks.size() - 1);
       blocks_[&bb] = out_.blocks.back().get();
     }
-    if (f_.arg_size() > mir::NumArgRegs)
-      return fail(f_, "functions with more than 8 arguments are not supported yet");
+    unsigned argRegs = 0;
+    for (const llvm::Argument &a : f_.args())
+      argRegs += isWide(a.getType()) ? 2 : 1;
+    if (argRegs > mir::NumArgRegs)
+      return fail(f_, "functions with more than 8 argument registers (an i64 takes two) are "
+                      "not supported yet");
     findCountedLoops();
     cur_ = blocks_[&f_.getEntryBlock()];
-    for (const llvm::Argument &a : f_.args())
-      emit(Opcode::Mov, regFor(&a), a.getArgNo() + 1);
+    Reg next = 1;
+    for (const llvm::Argument &a : f_.args()) {
+      if (isWide(a.getType())) {
+        Wide w = wideFor(&a);
+        emit(Opcode::Mov, w.lo, next++);
+        emit(Opcode::Mov, w.hi, next++);
+      } else {
+        emit(Opcode::Mov, regFor(&a), next++);
+      }
+    }
     // Static allocas become frame slots before any code uses them.
     for (const llvm::Instruction &i : f_.getEntryBlock())
       if (const auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
@@ -127,6 +147,47 @@ private:
     if (added)
       it->second = tmp();
     return it->second;
+  }
+
+  static bool isWide(const llvm::Type *t) { return t->isIntegerTy(64); }
+  static bool touchesWide(const llvm::Instruction &i) {
+    if (isWide(i.getType()))
+      return true;
+    for (const llvm::Value *op : i.operands())
+      if (isWide(op->getType()))
+        return true;
+    return false;
+  }
+
+  /// The (low, high) registers of an i64 instruction or argument.
+  Wide wideFor(const llvm::Value *v) {
+    auto [it, added] = highRegs_.emplace(v, 0);
+    if (added)
+      it->second = tmp();
+    return {regFor(v), it->second};
+  }
+
+  /// The two words of an i64 value, materialising constants in the current block.
+  Wide wide(const llvm::Value *v) {
+    if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
+      std::uint64_t bits = c->getZExtValue();
+      return {constant(std::uint32_t(bits)), constant(std::uint32_t(bits >> 32))};
+    }
+    if (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::PoisonValue>(v))
+      return {poplar::isa::kRegZero, poplar::isa::kRegZero};
+    if (llvm::isa<llvm::Instruction>(v) || llvm::isa<llvm::Argument>(v))
+      return wideFor(v);
+    diags_.error(*current_, "popc cannot materialise this 64-bit constant on the tile yet");
+    ok_ = false;
+    return {poplar::isa::kRegZero, poplar::isa::kRegZero};
+  }
+
+  Reg constant(std::uint32_t bits) {
+    if (bits == 0)
+      return poplar::isa::kRegZero;
+    Reg r = tmp();
+    emit(Opcode::Movi, r, 0, 0, 0, static_cast<std::int32_t>(bits));
+    return r;
   }
 
   /// A register with the value of `v`, materialising constants and addresses in the current
@@ -258,6 +319,12 @@ private:
   bool lowerMemIntrinsic(const llvm::MemIntrinsic &i);
   bool lowerBranch(const llvm::Instruction &i);
   bool lowerPrintf(const llvm::CallInst &i);
+  bool lowerWide(const llvm::Instruction &i);
+  bool lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id);
+  Reg wideLess(Wide a, Wide b, bool isSigned);
+  Wide wideSub(Wide a, Wide b);
+  Wide wideShift(llvm::Instruction::BinaryOps kind, Wide a, Reg amount);
+  bool lowerFunnelShift(const llvm::CallInst &i, bool left);
 
   const llvm::Function &f_;
   mir::Function &out_;
@@ -269,6 +336,7 @@ private:
   const llvm::DataLayout &layout_;
   std::map<const llvm::BasicBlock *, mir::Block *> blocks_;
   std::map<const llvm::Value *, Reg> regs_;
+  std::map<const llvm::Value *, Reg> highRegs_; ///< high words of i64 values
   std::map<const llvm::AllocaInst *, int> slots_;
   std::map<const llvm::Value *, const llvm::PHINode *> fusedDecrements_; ///< c - 1 -> c
   std::map<const llvm::BranchInst *, const llvm::PHINode *> countedBranches_;
@@ -283,8 +351,18 @@ void FunctionLowering::phiCopies(const llvm::BasicBlock &succ, const llvm::Basic
   std::vector<std::pair<Reg, Reg>> moves;
   for (const llvm::PHINode &phi : succ.phis()) {
     current_ = &phi;
+    const llvm::Value *in = phi.getIncomingValueForBlock(&pred);
+    if (isWide(phi.getType())) {
+      Wide from = wide(in), to = wideFor(&phi);
+      Reg lo = tmp(), hi = tmp();
+      emit(Opcode::Mov, lo, from.lo);
+      emit(Opcode::Mov, hi, from.hi);
+      moves.push_back({to.lo, lo});
+      moves.push_back({to.hi, hi});
+      continue;
+    }
     Reg t = tmp();
-    emit(Opcode::Mov, t, value(phi.getIncomingValueForBlock(&pred)));
+    emit(Opcode::Mov, t, value(in));
     moves.push_back({regFor(&phi), t});
   }
   for (auto [phi, t] : moves)
@@ -303,8 +381,8 @@ void FunctionLowering::findCountedLoops() {
         !edge->getSinglePredecessor() || !edge->getSingleSuccessor())
       continue;
     const auto *counter = llvm::dyn_cast<llvm::PHINode>(cmp->getOperand(0));
-    if (!counter || counter->getParent() != edge->getSingleSuccessor() ||
-        counter->getBasicBlockIndex(edge) < 0)
+    if (!counter || isWide(counter->getType()) ||
+        counter->getParent() != edge->getSingleSuccessor() || counter->getBasicBlockIndex(edge) < 0)
       continue;
     const llvm::Value *next = counter->getIncomingValueForBlock(edge);
     const auto *dec = llvm::dyn_cast<llvm::BinaryOperator>(next);
@@ -322,6 +400,11 @@ bool FunctionLowering::lower(const llvm::Instruction &i) {
   current_ = &i;
   if (fusedDecrements_.count(&i))
     return true;
+  // GEP indices are i64 only in source, and address arithmetic wraps at 32 bits: the low words
+  // suffice, and value() of an i64 is its low word.
+  if (!llvm::isa<llvm::CallInst>(i) && !i.isTerminator() && !llvm::isa<llvm::PHINode>(i) &&
+      !llvm::isa<llvm::GetElementPtrInst>(i) && touchesWide(i))
+    return lowerWide(i);
   if (const auto *b = llvm::dyn_cast<llvm::BinaryOperator>(&i))
     return lowerBinary(*b);
   if (const auto *c = llvm::dyn_cast<llvm::CmpInst>(&i))
@@ -703,6 +786,10 @@ bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
   llvm::Intrinsic::ID id = callee->getIntrinsicID();
   if (id && isIgnoredIntrinsic(id))
     return true;
+  if (id && isWide(i.getType()))
+    return lowerWideIntrinsic(i, id);
+  if (id == llvm::Intrinsic::fshl || id == llvm::Intrinsic::fshr)
+    return lowerFunnelShift(i, id == llvm::Intrinsic::fshl);
   std::optional<Opcode> op = id ? intrinsicOpcode(id) : mathFunctionOpcode(callee->getName());
   if (op && (callee->isDeclaration() || id)) {
     Reg d = regFor(&i);
@@ -763,31 +850,319 @@ bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
   auto it = functions_.find(callee);
   if (it == functions_.end())
     return fail(i, "call to '" + callee->getName().str() + "' cannot be lowered");
-  if (i.arg_size() > mir::NumArgRegs)
-    return fail(i, "calls with more than 8 arguments are not supported yet");
   std::vector<Reg> args;
-  for (unsigned k = 0; k < i.arg_size(); ++k)
-    args.push_back(value(i.getArgOperand(k)));
+  for (unsigned k = 0; k < i.arg_size(); ++k) {
+    const llvm::Value *arg = i.getArgOperand(k);
+    if (isWide(arg->getType())) {
+      Wide w = wide(arg);
+      args.insert(args.end(), {w.lo, w.hi});
+    } else {
+      args.push_back(value(arg));
+    }
+  }
+  if (args.size() > mir::NumArgRegs)
+    return fail(i, "calls with more than 8 argument registers (an i64 takes two) are not "
+                   "supported yet");
   for (unsigned k = 0; k < args.size(); ++k)
     emit(Opcode::Mov, k + 1, args[k]);
   mir::Inst &call = emit(Opcode::Call);
   call.callee = it->second;
   call.callArgs = args.size();
   call.callResult = !i.getType()->isVoidTy();
-  if (call.callResult)
+  call.wideResult = isWide(i.getType());
+  if (call.wideResult) {
+    Wide w = wideFor(&i);
+    emit(Opcode::Mov, w.lo, 1);
+    emit(Opcode::Mov, w.hi, 2);
+  } else if (call.callResult) {
     emit(Opcode::Mov, regFor(&i), 1);
+  }
   return true;
+}
+
+Reg FunctionLowering::wideLess(Wide a, Wide b, bool isSigned) {
+  Reg hiLess = tmp(), hiEq = tmp(), loLess = tmp(), both = tmp(), d = tmp();
+  emit(isSigned ? Opcode::Cmplt : Opcode::Cmpltu, hiLess, a.hi, b.hi);
+  emit(Opcode::Cmpeq, hiEq, a.hi, b.hi);
+  emit(Opcode::Cmpltu, loLess, a.lo, b.lo);
+  emit(Opcode::And, both, hiEq, loLess);
+  emit(Opcode::Or, d, hiLess, both);
+  return d;
+}
+
+Wide FunctionLowering::wideSub(Wide a, Wide b) {
+  Wide d{tmp(), tmp()};
+  Reg borrow = tmp(), hi = tmp();
+  emit(Opcode::Sub, d.lo, a.lo, b.lo);
+  emit(Opcode::Cmpltu, borrow, a.lo, b.lo);
+  emit(Opcode::Sub, hi, a.hi, b.hi);
+  emit(Opcode::Sub, d.hi, hi, borrow);
+  return d;
+}
+
+Wide FunctionLowering::wideShift(llvm::Instruction::BinaryOps kind, Wide a, Reg n) {
+  // n < 32 moves bits across the word boundary; n >= 32 moves a whole word (the ISA's shifts
+  // take the amount mod 32, so `x << n` is also x << (n - 32) then). (x >> 1) >> (31 - n)
+  // is x >> (32 - n) without a shift by 32 when n = 0.
+  Wide d{tmp(), tmp()};
+  Reg small = tmp(), m = tmp();
+  emit(Opcode::Cmpltui, small, n, 0, 0, 32);
+  emit(Opcode::Xori, m, n, 0, 0, 31);
+  Reg moved = tmp(), kept = tmp(), spill = tmp(), across = tmp(), joined = tmp();
+  if (kind == llvm::Instruction::Shl) {
+    emit(Opcode::Shl, moved, a.lo, n);
+    emit(Opcode::Shl, kept, a.hi, n);
+    emit(Opcode::Shri, spill, a.lo, 0, 0, 1);
+    emit(Opcode::Shr, across, spill, m);
+    emit(Opcode::Or, joined, kept, across);
+    emit(Opcode::Sel, d.lo, moved, poplar::isa::kRegZero, small);
+    emit(Opcode::Sel, d.hi, joined, moved, small);
+    return d;
+  }
+  bool arithmetic = kind == llvm::Instruction::AShr;
+  Reg fill = poplar::isa::kRegZero;
+  if (arithmetic) {
+    fill = tmp();
+    emit(Opcode::Srai, fill, a.hi, 0, 0, 31);
+  }
+  emit(arithmetic ? Opcode::Sra : Opcode::Shr, moved, a.hi, n);
+  emit(Opcode::Shr, kept, a.lo, n);
+  emit(Opcode::Shli, spill, a.hi, 0, 0, 1);
+  emit(Opcode::Shl, across, spill, m);
+  emit(Opcode::Or, joined, kept, across);
+  emit(Opcode::Sel, d.hi, moved, fill, small);
+  emit(Opcode::Sel, d.lo, joined, moved, small);
+  return d;
+}
+
+bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
+  if (const auto *b = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+    Wide a = wide(b->getOperand(0)), c = wide(b->getOperand(1)), d = wideFor(&i);
+    switch (b->getOpcode()) {
+    case llvm::Instruction::Add: {
+      Reg carry = tmp(), hi = tmp();
+      emit(Opcode::Add, d.lo, a.lo, c.lo);
+      emit(Opcode::Cmpltu, carry, d.lo, a.lo);
+      emit(Opcode::Add, hi, a.hi, c.hi);
+      emit(Opcode::Add, d.hi, hi, carry);
+      return true;
+    }
+    case llvm::Instruction::Sub: {
+      Wide r = wideSub(a, c);
+      emit(Opcode::Mov, d.lo, r.lo);
+      emit(Opcode::Mov, d.hi, r.hi);
+      return true;
+    }
+    case llvm::Instruction::Mul: {
+      // (ah 2^32 + al)(ch 2^32 + cl) mod 2^64: al*cl in full, the cross terms' low words.
+      Reg h1 = tmp(), h2 = tmp(), h3 = tmp(), h12 = tmp();
+      emit(Opcode::Mul, d.lo, a.lo, c.lo);
+      emit(Opcode::Mulhu, h1, a.lo, c.lo);
+      emit(Opcode::Mul, h2, a.lo, c.hi);
+      emit(Opcode::Mul, h3, a.hi, c.lo);
+      emit(Opcode::Add, h12, h1, h2);
+      emit(Opcode::Add, d.hi, h12, h3);
+      return true;
+    }
+    case llvm::Instruction::And:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::Xor: {
+      Opcode op = b->getOpcode() == llvm::Instruction::And  ? Opcode::And
+                  : b->getOpcode() == llvm::Instruction::Or ? Opcode::Or
+                                                            : Opcode::Xor;
+      emit(op, d.lo, a.lo, c.lo);
+      emit(op, d.hi, a.hi, c.hi);
+      return true;
+    }
+    case llvm::Instruction::Shl:
+    case llvm::Instruction::LShr:
+    case llvm::Instruction::AShr: {
+      Wide r = wideShift(b->getOpcode(), a, c.lo);
+      emit(Opcode::Mov, d.lo, r.lo);
+      emit(Opcode::Mov, d.hi, r.hi);
+      return true;
+    }
+    default:
+      return fail(i, std::string("64-bit integer '") + i.getOpcodeName() +
+                         "' is not supported on the tile yet (the IPU has no 64-bit divide; "
+                         "divide 32-bit values)");
+    }
+  }
+  if (const auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i)) {
+    Wide a = wide(cmp->getOperand(0)), b = wide(cmp->getOperand(1));
+    Reg d = regFor(&i);
+    using P = llvm::CmpInst::Predicate;
+    P pred = cmp->getPredicate();
+    if (pred == P::ICMP_EQ || pred == P::ICMP_NE) {
+      Reg x = tmp(), y = tmp(), z = tmp();
+      emit(Opcode::Xor, x, a.lo, b.lo);
+      emit(Opcode::Xor, y, a.hi, b.hi);
+      emit(Opcode::Or, z, x, y);
+      emit(pred == P::ICMP_EQ ? Opcode::Cmpeqi : Opcode::Cmpnei, d, z, 0, 0, 0);
+      return true;
+    }
+    // a < b, b < a, or their negations.
+    bool swap =
+        pred == P::ICMP_UGT || pred == P::ICMP_SGT || pred == P::ICMP_ULE || pred == P::ICMP_SLE;
+    bool negate =
+        pred == P::ICMP_UGE || pred == P::ICMP_SGE || pred == P::ICMP_ULE || pred == P::ICMP_SLE;
+    Reg less = swap ? wideLess(b, a, cmp->isSigned()) : wideLess(a, b, cmp->isSigned());
+    if (negate)
+      emit(Opcode::Xori, d, less, 0, 0, 1);
+    else
+      emit(Opcode::Mov, d, less);
+    return true;
+  }
+  if (const auto *c = llvm::dyn_cast<llvm::CastInst>(&i)) {
+    const llvm::Value *src = c->getOperand(0);
+    switch (c->getOpcode()) {
+    case llvm::Instruction::ZExt:
+    case llvm::Instruction::PtrToInt: {
+      Wide d = wideFor(&i);
+      emit(Opcode::Mov, d.lo, value(src));
+      emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+      return true;
+    }
+    case llvm::Instruction::SExt: {
+      Wide d = wideFor(&i);
+      emit(Opcode::Mov, d.lo, signExtend(value(src), bitsOf(src->getType())));
+      emit(Opcode::Srai, d.hi, d.lo, 0, 0, 31);
+      return true;
+    }
+    case llvm::Instruction::Trunc:
+      truncateInto(regFor(&i), wide(src).lo, bitsOf(i.getType()));
+      return true;
+    case llvm::Instruction::IntToPtr:
+      emit(Opcode::Mov, regFor(&i), wide(src).lo);
+      return true;
+    default:
+      return fail(i, "conversions between 64-bit integers and floating point are not "
+                     "supported on the tile yet");
+    }
+  }
+  if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) {
+    bool isLoad = llvm::isa<llvm::LoadInst>(i);
+    if (!isWide(isLoad ? i.getType() : i.getOperand(0)->getType()))
+      return fail(i, "popc cannot load or store this value yet");
+    Address a = address(isLoad ? i.getOperand(0) : i.getOperand(1));
+    Wide w = isLoad ? wideFor(&i) : wide(i.getOperand(0));
+    // Two word accesses: an i64 is only 4-byte aligned in the 32-bit layout.
+    if (isLoad) {
+      emit(Opcode::Ld32, w.lo, a.base, 0, 0, a.offset).slot = a.slot;
+      emit(Opcode::Ld32, w.hi, a.base, 0, 0, a.offset + 4).slot = a.slot;
+    } else {
+      emit(Opcode::St32, 0, a.base, w.lo, 0, a.offset).slot = a.slot;
+      emit(Opcode::St32, 0, a.base, w.hi, 0, a.offset + 4).slot = a.slot;
+    }
+    return true;
+  }
+  if (i.getOpcode() == llvm::Instruction::Select) {
+    Reg cond = value(i.getOperand(0));
+    Wide a = wide(i.getOperand(1)), b = wide(i.getOperand(2)), d = wideFor(&i);
+    emit(Opcode::Sel, d.lo, a.lo, b.lo, cond);
+    emit(Opcode::Sel, d.hi, a.hi, b.hi, cond);
+    return true;
+  }
+  if (i.getOpcode() == llvm::Instruction::Freeze) {
+    Wide a = wide(i.getOperand(0)), d = wideFor(&i);
+    emit(Opcode::Mov, d.lo, a.lo);
+    emit(Opcode::Mov, d.hi, a.hi);
+    return true;
+  }
+  return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
+                     "' instruction yet");
+}
+
+bool FunctionLowering::lowerFunnelShift(const llvm::CallInst &i, bool left) {
+  // fshl(a, b, n) = (a:b << n) high half, fshr(a, b, n) = (a:b >> n) low half, n mod width;
+  // a rotate is a = b.
+  const llvm::Value *n = i.getArgOperand(2);
+  if (!isWide(i.getType())) {
+    if (i.getType()->getIntegerBitWidth() != 32)
+      return fail(i, "funnel shifts of narrow integers are not supported on the tile yet");
+    Reg a = value(i.getArgOperand(0)), b = value(i.getArgOperand(1)), amount = tmp(), m = tmp(),
+        x = tmp(), y = tmp(), z = tmp();
+    emit(Opcode::Andi, amount, value(n), 0, 0, 31);
+    emit(Opcode::Xori, m, amount, 0, 0, 31); // 31 - amount: the second shift by one more
+    if (left) {
+      emit(Opcode::Shl, x, a, amount);
+      emit(Opcode::Shri, y, b, 0, 0, 1);
+      emit(Opcode::Shr, z, y, m);
+    } else {
+      emit(Opcode::Shr, x, b, amount);
+      emit(Opcode::Shli, y, a, 0, 0, 1);
+      emit(Opcode::Shl, z, y, m);
+    }
+    emit(Opcode::Or, regFor(&i), x, z);
+    return true;
+  }
+  Wide a = wide(i.getArgOperand(0)), b = wide(i.getArgOperand(1)), d = wideFor(&i);
+  Reg amount = tmp(), other = tmp(), zero = tmp();
+  emit(Opcode::Andi, amount, wide(n).lo, 0, 0, 63);
+  emit(Opcode::Sub, other, poplar::isa::kRegZero, amount);
+  emit(Opcode::Andi, other, other, 0, 0, 63); // 64 - amount, 0 when amount is 0
+  emit(Opcode::Cmpeqi, zero, amount, 0, 0, 0);
+  Wide x = wideShift(left ? llvm::Instruction::Shl : llvm::Instruction::LShr, left ? a : b, amount);
+  Wide y = wideShift(left ? llvm::Instruction::LShr : llvm::Instruction::Shl, left ? b : a, other);
+  Wide keep = left ? a : b;
+  Reg lo = tmp(), hi = tmp();
+  emit(Opcode::Or, lo, x.lo, y.lo);
+  emit(Opcode::Or, hi, x.hi, y.hi);
+  emit(Opcode::Sel, d.lo, keep.lo, lo, zero);
+  emit(Opcode::Sel, d.hi, keep.hi, hi, zero);
+  return true;
+}
+
+bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id) {
+  Wide a = wide(i.getArgOperand(0)), d = wideFor(&i);
+  switch (id) {
+  case llvm::Intrinsic::smin:
+  case llvm::Intrinsic::smax:
+  case llvm::Intrinsic::umin:
+  case llvm::Intrinsic::umax: {
+    Wide b = wide(i.getArgOperand(1));
+    bool isSigned = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
+    bool isMin = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
+    Reg less = wideLess(a, b, isSigned); // a < b: min is a, max is b
+    emit(Opcode::Sel, d.lo, isMin ? a.lo : b.lo, isMin ? b.lo : a.lo, less);
+    emit(Opcode::Sel, d.hi, isMin ? a.hi : b.hi, isMin ? b.hi : a.hi, less);
+    return true;
+  }
+  case llvm::Intrinsic::fshl:
+  case llvm::Intrinsic::fshr:
+    return lowerFunnelShift(i, id == llvm::Intrinsic::fshl);
+  case llvm::Intrinsic::abs: {
+    Wide n = wideSub({poplar::isa::kRegZero, poplar::isa::kRegZero}, a);
+    Reg negative = tmp();
+    emit(Opcode::Cmplti, negative, a.hi, 0, 0, 0);
+    emit(Opcode::Sel, d.lo, n.lo, a.lo, negative);
+    emit(Opcode::Sel, d.hi, n.hi, a.hi, negative);
+    return true;
+  }
+  default:
+    return fail(i, "'" + i.getCalledFunction()->getName().str() +
+                       "' on 64-bit integers is not supported on the tile yet");
+  }
 }
 
 bool FunctionLowering::lowerPrintf(const llvm::CallInst &i) {
   // The arguments go to 4-byte slots of a frame block: integers and pointers as they are, a
   // float promoted to double as its f32 bits (FPExt and double constants lower to those).
-  unsigned n = i.arg_size() - 1;
-  int slot = out_.newSlot(std::max(4u * n, 4u), 4);
-  for (unsigned k = 0; k < n; ++k)
-    emit(Opcode::St32, 0, poplar::isa::kRegSp, value(i.getArgOperand(k + 1)), 0,
-         static_cast<std::int32_t>(4 * k))
-        .slot = slot;
+  // An i64 takes two slots, low word first.
+  std::vector<Reg> words;
+  for (unsigned k = 1; k < i.arg_size(); ++k) {
+    const llvm::Value *arg = i.getArgOperand(k);
+    if (isWide(arg->getType())) {
+      Wide w = wide(arg);
+      words.insert(words.end(), {w.lo, w.hi});
+    } else {
+      words.push_back(value(arg));
+    }
+  }
+  int slot = out_.newSlot(std::max<std::uint32_t>(4 * words.size(), 4), 4);
+  for (std::size_t k = 0; k < words.size(); ++k)
+    emit(Opcode::St32, 0, poplar::isa::kRegSp, words[k], 0, static_cast<std::int32_t>(4 * k)).slot =
+        slot;
   Reg args = tmp();
   emit(Opcode::Addi, args, poplar::isa::kRegSp).slot = slot;
   emit(Opcode::Print, regFor(&i), value(i.getArgOperand(0)), args);
@@ -797,9 +1172,17 @@ bool FunctionLowering::lowerPrintf(const llvm::CallInst &i) {
 bool FunctionLowering::lowerBranch(const llvm::Instruction &i) {
   if (const auto *r = llvm::dyn_cast<llvm::ReturnInst>(&i)) {
     bool hasValue = r->getReturnValue() != nullptr;
-    if (hasValue)
+    bool wideValue = hasValue && isWide(r->getReturnValue()->getType());
+    if (wideValue) {
+      Wide w = wide(r->getReturnValue());
+      emit(Opcode::Mov, 1, w.lo);
+      emit(Opcode::Mov, 2, w.hi);
+    } else if (hasValue) {
       emit(Opcode::Mov, 1, value(r->getReturnValue()));
-    emit(Opcode::Ret).callResult = hasValue;
+    }
+    mir::Inst &ret = emit(Opcode::Ret);
+    ret.callResult = hasValue;
+    ret.wideResult = wideValue;
     return true;
   }
   if (llvm::isa<llvm::UnreachableInst>(i)) {

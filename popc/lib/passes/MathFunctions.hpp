@@ -123,7 +123,8 @@ inline bool isExpandedIntrinsic(llvm::Intrinsic::ID id) {
          id == llvm::Intrinsic::memset || id == llvm::Intrinsic::abs ||
          id == llvm::Intrinsic::copysign || id == llvm::Intrinsic::trap ||
          id == llvm::Intrinsic::rint || id == llvm::Intrinsic::nearbyint ||
-         id == llvm::Intrinsic::lrint || id == llvm::Intrinsic::lround;
+         id == llvm::Intrinsic::lrint || id == llvm::Intrinsic::lround ||
+         id == llvm::Intrinsic::fshl || id == llvm::Intrinsic::fshr;
 }
 
 } // namespace popc

@@ -116,14 +116,23 @@ VertexRef Rig::vertex(const std::string &type, unsigned tile) {
 Tensor Rig::tensor(Type type, const std::vector<double> &values, unsigned tile) {
   Tensor t = graph_->addVariable(type, {values.size()});
   graph_->setTileMapping(t, tile);
-  data_.push_back({t, values});
+  data_.push_back({t, values, {}, false});
+  return t;
+}
+
+Tensor Rig::rawTensor(Type type, const std::vector<std::uint8_t> &bytes, unsigned tile) {
+  std::size_t size = graph_->getTarget().getTypeSize(type);
+  Tensor t = graph_->addVariable(type, {bytes.size() / size});
+  graph_->setTileMapping(t, tile);
+  Data d{t, std::vector<double>(bytes.size() / size), bytes, true};
+  data_.push_back(std::move(d));
   return t;
 }
 
 Tensor Rig::scalar(Type type, double value, unsigned tile) {
   Tensor t = graph_->addVariable(type, {});
   graph_->setTileMapping(t, tile);
-  data_.push_back({t, {value}});
+  data_.push_back({t, {value}, {}, false});
   return t;
 }
 
@@ -145,8 +154,11 @@ std::string Rig::run() {
       Type type = data_[i].tensor.elementType();
       std::size_t size = graph_->getTarget().getTypeSize(type);
       bytes[i].resize(data_[i].values.size() * size);
-      for (std::size_t k = 0; k < data_[i].values.size(); ++k)
-        toDevice(type, data_[i].values[k], bytes[i].data() + k * size);
+      if (data_[i].isRaw)
+        bytes[i] = data_[i].raw;
+      else
+        for (std::size_t k = 0; k < data_[i].values.size(); ++k)
+          toDevice(type, data_[i].values[k], bytes[i].data() + k * size);
       engine.writeTensor("w" + std::to_string(i), bytes[i].data(),
                          bytes[i].data() + bytes[i].size());
     }
@@ -158,8 +170,11 @@ std::string Rig::run() {
       std::size_t size = graph_->getTarget().getTypeSize(type);
       engine.readTensor("r" + std::to_string(i), bytes[i].data(),
                         bytes[i].data() + bytes[i].size());
-      for (std::size_t k = 0; k < data_[i].values.size(); ++k)
-        data_[i].values[k] = fromDevice(type, bytes[i].data() + k * size);
+      if (data_[i].isRaw)
+        data_[i].raw = bytes[i];
+      else
+        for (std::size_t k = 0; k < data_[i].values.size(); ++k)
+          data_[i].values[k] = fromDevice(type, bytes[i].data() + k * size);
     }
   } catch (const std::exception &e) {
     return e.what();
@@ -167,13 +182,19 @@ std::string Rig::run() {
   return "";
 }
 
+const Rig::Data &Rig::find(const Tensor &t) const {
+  for (const Data &d : data_)
+    if (d.tensor.intersectsWith(t) && d.tensor.numElements() == t.numElements())
+      return d;
+  throw std::invalid_argument("Rig: not a tensor of this rig");
+}
+
 std::vector<double> Rig::values(const Tensor &t) const {
   if (t.numElements() == 0)
     return {};
-  for (const Data &d : data_)
-    if (d.tensor.intersectsWith(t) && d.tensor.numElements() == t.numElements())
-      return d.values;
-  throw std::invalid_argument("Rig::values: not a tensor of this rig");
+  return find(t).values;
 }
+
+std::vector<std::uint8_t> Rig::bytes(const Tensor &t) const { return find(t).raw; }
 
 } // namespace realworld

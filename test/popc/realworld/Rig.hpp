@@ -41,6 +41,9 @@ public:
   poplar::VertexRef vertex(const std::string &type, unsigned tile = 0);
   /// A 1-D variable on `tile` holding `values`.
   poplar::Tensor tensor(poplar::Type type, const std::vector<double> &values, unsigned tile = 0);
+  /// A 1-D variable of `type` whose device bytes are `bytes` (exact 64-bit values).
+  poplar::Tensor rawTensor(poplar::Type type, const std::vector<std::uint8_t> &bytes,
+                           unsigned tile = 0);
   /// A 0-d variable (for scalar edges) on `tile`.
   poplar::Tensor scalar(poplar::Type type, double value, unsigned tile = 0);
 
@@ -49,12 +52,17 @@ public:
   std::string run();
   /// A tensor's values after run().
   std::vector<double> values(const poplar::Tensor &t) const;
+  /// A rawTensor's bytes after run().
+  std::vector<std::uint8_t> bytes(const poplar::Tensor &t) const;
 
 private:
   struct Data {
     poplar::Tensor tensor;
     std::vector<double> values;
+    std::vector<std::uint8_t> raw; // rawTensor: the bytes, instead of values
+    bool isRaw = false;
   };
+  const Data &find(const poplar::Tensor &t) const;
   std::unique_ptr<poplar::Device> device_;
   std::unique_ptr<poplar::Graph> graph_;
   poplar::ComputeSet cs_;

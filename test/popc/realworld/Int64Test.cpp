@@ -1,0 +1,112 @@
+// 64-bit integers: the Int64 codelet's kernels (codelets/Int64Kernels.hpp) run on the tile
+// against the same source compiled for the host, on random inputs.
+#include "Rig.hpp"
+#include "codelets/Int64Kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+using namespace poplar;
+using namespace realworld;
+
+namespace {
+
+template <typename T> std::vector<std::uint8_t> toBytes(const std::vector<T> &v) {
+  std::vector<std::uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+template <typename T> std::vector<T> fromBytes(const std::vector<std::uint8_t> &b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), b.size());
+  return v;
+}
+
+TEST(RealWorld, Int64XoroshiroMatchesTheHost) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<unsigned> seed = {unsigned(rng()), unsigned(rng()), unsigned(rng()),
+                                  unsigned(rng())};
+    Rig rig("Int64.cpp");
+    auto s = rig.rawTensor(UNSIGNED_INT, toBytes(seed));
+    auto out = rig.rawTensor(UNSIGNED_INT, std::vector<std::uint8_t>(4 * 2 * 50));
+    auto v = rig.vertex("Xoroshiro");
+    rig.graph().connect(v["seed"], s);
+    rig.graph().connect(v["out"], out);
+    ASSERT_EQ(rig.run(), "");
+    std::vector<unsigned> want(2 * 50);
+    int64k::draw(seed.data(), want.data(), 50);
+    EXPECT_EQ(fromBytes<unsigned>(rig.bytes(out)), want);
+  }
+}
+
+template <typename T> void checkAccumulate(Type type, const std::string &name, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> in(37);
+  for (T &x : in)
+    x = T(rng() >> (sizeof(T) == 8 ? 30 : 33)); // large enough to carry between words
+  in[3] = T(-5);
+  Rig rig("Int64.cpp");
+  auto ti = rig.rawTensor(type, toBytes(in));
+  auto out = rig.rawTensor(LONGLONG, std::vector<std::uint8_t>(6 * 8));
+  auto v = rig.vertex(name);
+  rig.graph().connect(v["in"], ti);
+  rig.graph().connect(v["out"], out);
+  ASSERT_EQ(rig.run(), "") << name;
+  std::vector<long long> want(6);
+  int64k::accumulate(in.data(), unsigned(in.size()), want.data());
+  EXPECT_EQ(fromBytes<long long>(rig.bytes(out)), want) << name;
+}
+
+TEST(RealWorld, Int64AccumulateMatchesTheHost) {
+  checkAccumulate<int>(INT, "Accumulate64<int>", 1);
+  checkAccumulate<unsigned>(UNSIGNED_INT, "Accumulate64<unsigned int>", 2);
+  checkAccumulate<long long>(LONGLONG, "Accumulate64<long long>", 3);
+}
+
+TEST(RealWorld, Int64ShiftsAndComparesMatchTheHost) {
+  std::mt19937_64 rng(11);
+  std::vector<long long> in(40);
+  std::vector<unsigned> amounts(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    in[i] = (long long)rng();
+    amounts[i] = unsigned(i * 7 % 64); // 0, 32 and 63 among them
+  }
+  in[5] = in[6]; // equal neighbours
+  in[9] = -1;
+  amounts[0] = 0;
+  amounts[1] = 32;
+  amounts[2] = 63;
+  Rig rig("Int64.cpp");
+  auto ti = rig.rawTensor(LONGLONG, toBytes(in));
+  auto ta = rig.rawTensor(UNSIGNED_INT, toBytes(amounts));
+  auto out = rig.rawTensor(LONGLONG, std::vector<std::uint8_t>(5 * 8 * in.size()));
+  auto v = rig.vertex("Shifts64");
+  rig.graph().connect(v["in"], ti);
+  rig.graph().connect(v["amounts"], ta);
+  rig.graph().connect(v["out"], out);
+  ASSERT_EQ(rig.run(), "");
+  std::vector<long long> want(5 * in.size());
+  int64k::shifts(in.data(), amounts.data(), unsigned(in.size()), want.data());
+  auto got = fromBytes<long long>(rig.bytes(out));
+  for (std::size_t k = 0; k < want.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << "element " << k / 5 << " result " << k % 5 << " x=" << in[k / 5]
+                               << " n=" << amounts[k / 5];
+}
+
+TEST(RealWorld, EightByteStructCopies) {
+  Rig rig("Int64.cpp");
+  std::vector<double> pairs = randomData(14, -9, 9, 0.5, 4);
+  auto t = rig.tensor(FLOAT, pairs);
+  auto v = rig.vertex("ComplexReverse");
+  rig.graph().connect(v["pairs"], t);
+  ASSERT_EQ(rig.run(), "");
+  std::vector<double> want;
+  for (std::size_t k = pairs.size() / 2; k-- > 0;)
+    want.insert(want.end(), {pairs[2 * k], pairs[2 * k + 1]});
+  EXPECT_EQ(rig.values(t), want);
+}
+
+} // namespace

@@ -1,0 +1,73 @@
+// 64-bit integer kernels shared by the Int64 codelet and its host test (the differential test:
+// the same source compiled by popc for the tile and by the host compiler).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+namespace int64k {
+
+inline std::uint64_t rotl(std::uint64_t x, unsigned k) { return (x << k) | (x >> (64 - k)); }
+
+/// poprand's xoroshiro128+ step (poplibs.md 2.7): s0 + s1, then the state update.
+inline std::uint64_t next(std::uint64_t s[2]) {
+  std::uint64_t s0 = s[0], s1 = s[1];
+  std::uint64_t result = s0 + s1;
+  s1 ^= s0;
+  s[0] = rotl(s0, 55) ^ s1 ^ (s1 << 14);
+  s[1] = rotl(s1, 36);
+  return result;
+}
+
+/// Draws n numbers from the seed words {s0 lo, s0 hi, s1 lo, s1 hi} into 2n words.
+inline void draw(const unsigned *seed, unsigned *out, unsigned n) {
+  std::uint64_t s[2] = {seed[0] | std::uint64_t(seed[1]) << 32, seed[2] | std::uint64_t(seed[3])
+                                                                              << 32};
+  for (unsigned i = 0; i < n; ++i) {
+    std::uint64_t r = next(s);
+    out[2 * i] = unsigned(r);
+    out[2 * i + 1] = unsigned(r >> 32);
+  }
+}
+
+/// sum, sum of squares, min, max, sum of |x|, product (mod 2^64) of x | 1.
+template <typename T> void accumulate(const T *in, unsigned n, long long *out) {
+  std::int64_t sum = 0, squares = 0, lo = INT64_MAX, hi = INT64_MIN, mags = 0;
+  std::uint64_t product = 1;
+  for (unsigned i = 0; i < n; ++i) {
+    std::int64_t v = in[i];
+    sum += v;
+    squares += v * v;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    mags += std::llabs(v);
+    product *= std::uint64_t(v) | 1;
+  }
+  out[0] = sum;
+  out[1] = squares;
+  out[2] = lo;
+  out[3] = hi;
+  out[4] = mags;
+  out[5] = (long long)product;
+}
+
+/// Per element: x << n, x >> n (arithmetic), x >> n (logical), then compare bits against the
+/// next element and a rotate by n.
+inline void shifts(const long long *in, const unsigned *amounts, unsigned size, long long *out) {
+  for (unsigned i = 0; i < size; ++i) {
+    long long x = in[i];
+    unsigned n = amounts[i] & 63;
+    unsigned long long ux = (unsigned long long)x;
+    out[5 * i] = (long long)(ux << n);
+    out[5 * i + 1] = x >> n;
+    out[5 * i + 2] = (long long)(ux >> n);
+    long long y = in[(i + 1) % size];
+    unsigned long long uy = (unsigned long long)y;
+    out[5 * i + 3] = (long long)((x < y) | (x <= y) << 1 | (ux < uy) << 2 | (x == y) << 3 |
+                                 (x > y) << 4 | (ux >= uy) << 5);
+    out[5 * i + 4] = (long long)(n ? (ux << n) | (ux >> (64 - n)) : ux);
+  }
+}
+
+} // namespace int64k
