@@ -6,6 +6,8 @@
 
 #include <poplar/HalfFloat.hpp>
 
+#include "support/Bytes.hpp"
+
 #include <iomanip>
 #include <sstream>
 
@@ -85,13 +87,6 @@ private:
   const std::vector<Type> &inputTypes_;
 };
 
-std::uint64_t fnv1a(const std::string &s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 } // namespace
 
 GeneratedCodelet generateCodelet(const Expr &expr, const std::vector<Type> &inputTypes,
@@ -127,7 +122,7 @@ GeneratedCodelet generateCodelet(const Expr &expr, const std::vector<Type> &inpu
       << "    }\n  }\n};\n";
   std::string classText = cls.str();
   std::ostringstream hash;
-  hash << std::hex << std::setw(16) << std::setfill('0') << fnv1a(classText);
+  hash << std::hex << std::setw(16) << std::setfill('0') << popsdk::support::fnv1a(classText);
   std::string className = "Expr_" + hash.str();
   std::size_t at = classText.find("VERTEX");
   classText.replace(at, 6, className);

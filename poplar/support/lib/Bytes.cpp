@@ -1,10 +1,10 @@
 // Whole-file reads and FNV-1a.
-#include "core/Bytes.hpp"
+#include "support/Bytes.hpp"
 
 #include <fstream>
 #include <sstream>
 
-namespace poplar::detail {
+namespace popsdk::support {
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -19,4 +19,4 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed) {
   return seed;
 }
 
-} // namespace poplar::detail
+} // namespace popsdk::support
