@@ -13,32 +13,42 @@
 #include <vector>
 
 #include "popops/ElementwiseOps.hpp"
+#include "popops/ReduceOps.hpp"
 #include "popops/TypeLists.hpp"
 
 namespace {
 
 using namespace poplar;
 
-/// The .gp name of a C++ type token, as popc prints it.
-std::string typeName(const std::string &token) {
-  return token == "unsigned" ? "unsigned int" : token;
+/// Appends "popops::name<a,b,...>", each argument as popc prints it ("unsigned" is
+/// "unsigned int"). One out-of-line call per table row keeps vertexNames() cheap to compile.
+void addName(std::vector<std::string> &names, const char *name,
+             std::initializer_list<const char *> args) {
+  std::string s = std::string("popops::") + name + "<";
+  for (const char *a : args) {
+    if (s.back() != '<')
+      s += ",";
+    s += std::string(a) == "unsigned" ? "unsigned int" : a;
+  }
+  names.push_back(s + ">");
 }
 
 std::vector<std::string> vertexNames() {
   std::vector<std::string> names;
-#define OP_NAME(name, opType, op, T)                                                               \
-  names.push_back(std::string("popops::") + #name + "<popops::expr::" #opType "::" #op "," +       \
-                  typeName(#T) + ">");
+#define OP_NAME(name, opType, op, T) addName(names, #name, {"popops::expr::" #opType "::" #op, #T});
 #define UNARY_ROW(name, op, types, result) POPOPS_TYPES_##types(OP_NAME, name, UnaryOpType, op)
 #define BINARY_ROW(name, op, types, result) POPOPS_TYPES_##types(OP_NAME, name, BinaryOpType, op)
-#define T_NAME(name, T) names.push_back(std::string("popops::") + #name + "<" + typeName(#T) + ">");
-#define T2_NAME(name, A, B)                                                                        \
-  names.push_back(std::string("popops::") + #name + "<" + typeName(#A) + "," + typeName(#B) + ">");
+#define T_NAME(name, T) addName(names, #name, {#T});
+#define T2_NAME(name, A, B) addName(names, #name, {#A, #B});
+#define REDUCE_NAME(name, op, P, O, update)                                                        \
+  addName(names, #name, {"popops::" #op, #P, #O, #update});
 #define POPOPS_ALL_FAMILIES
 #define POPOPS_UNARY_VERTEX(name, estimator) POPOPS_UNARY_OPS(UNARY_ROW, name)
 #define POPOPS_BINARY_VERTEX(name, estimator) POPOPS_BINARY_OPS(BINARY_ROW, name)
 #define POPOPS_VERTEX(name, types, estimator) POPOPS_TYPES_##types(T_NAME, name)
 #define POPOPS_VERTEX2(name, pairs, estimator) POPOPS_PAIRS_##pairs(T2_NAME, name)
+#define POPOPS_REDUCE_VERTEX(name, kind, estimator)                                                \
+  POPOPS_REDUCE_INSTANCES_##kind(REDUCE_NAME, name)
 #include "popops/Vertices.def"
   return names;
 }

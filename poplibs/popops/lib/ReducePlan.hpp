@@ -1,0 +1,110 @@
+// The reduction planner's model: the input seen as runs of partial values per output region
+// (Piece), gathered per tile into output regions (Group) and split between the tile's workers;
+// stages of such vertices until every output is written (ReduceStages.cpp).
+#pragma once
+
+#include <popops/Reduce.hpp>
+
+#include <poplar/Graph.hpp>
+#include <poplar/Tensor.hpp>
+#include <poplar/Type.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace popops::internal {
+
+/// One reduction, validated: the op, its types and what the final stage does.
+struct ReduceSpec {
+  std::string api; // for messages
+  Operation op;
+  bool update = false;
+  bool useScale = false;
+  poplar::Tensor scale; // one FLOAT element, when useScale
+  poplar::Type inType, outType;
+  /// The type of partial results written by one stage and read by the next.
+  poplar::Type accumType;
+};
+
+/// A run of partial values of the output region [outBegin, outBegin + width), stored at
+/// [begin, begin + len) of a source tensor (flattened). Rows: element k goes to output
+/// outBegin + k % width (len is a whole number of rows). Continuous: element k goes to output
+/// outBegin + k / (len / width), each output's partials being contiguous.
+struct Piece {
+  std::size_t outBegin = 0, width = 0;
+  unsigned source = 0;
+  std::size_t begin = 0, len = 0;
+  bool continuous = false;
+
+  std::size_t rows() const { return len / width; }
+};
+
+/// One output region and the pieces one worker folds into it. A continuous group has a single
+/// continuous piece. `cost` is the worker cycles of its vertex work (ReduceCycles.hpp).
+struct Group {
+  std::size_t outBegin = 0, width = 0;
+  bool continuous = false;
+  std::vector<Piece> pieces;
+  std::uint64_t cost = 0;
+};
+
+/// Dimensions of the input after dropping those of size 1 and merging neighbours that are
+/// both reduced or both kept.
+struct DimGroup {
+  std::size_t size;
+  bool reduced;
+};
+
+/// The order of in's dimensions from the largest memory stride to the smallest when `in` views
+/// one variable with a constant stride per dimension (a transpose, a slice, ...); in's own order
+/// otherwise. Reducing in this order makes each tile's partials contiguous runs.
+std::vector<unsigned> memoryOrder(const poplar::Tensor &in);
+
+std::vector<DimGroup> dimGroups(const std::vector<std::size_t> &shape,
+                                const std::vector<bool> &reduced);
+
+/// The pieces each tile holds of `flatIn` (source 0), whose dimensions are `groups`: runs that
+/// are contiguous in memory and on one tile, each one output region's worth.
+std::vector<std::vector<Piece>> inputPieces(const poplar::Graph &graph,
+                                            const poplar::Tensor &flatIn,
+                                            const std::vector<DimGroup> &groups);
+
+/// Gathers one tile's pieces into groups whose output regions do not partly overlap: pieces are
+/// cut where another piece's region starts or ends.
+std::vector<Group> groupPieces(std::vector<Piece> pieces);
+
+/// What the estimators need to cost a stage's vertices.
+struct StageTypes {
+  const poplar::Target &target;
+  Operation op;
+  poplar::Type partialsType, outType;
+};
+
+/// Costs `groups` and splits them between a tile's workers (at most getNumWorkerContexts()
+/// lists): large groups are cut by outputs where their partials allow it without new partial
+/// results, else by rows (whose results the next stage combines).
+std::vector<std::vector<Group>> splitForWorkers(std::vector<Group> groups, const StageTypes &types);
+
+/// Adds the stages that reduce the non-empty `in` over `dims` to css[0], css[1], ... and returns
+/// the output: `out` when given (mapped here if `mapOut`), else a new tensor of spec.outType.
+poplar::Tensor planReduction(poplar::Graph &graph, const poplar::Tensor &in,
+                             std::optional<poplar::Tensor> out, bool mapOut,
+                             const std::vector<std::size_t> &dims, const ReduceSpec &spec,
+                             std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &dc);
+
+/// Sets every element of `out` to the identity of spec.op (scaled; nothing when updating): the
+/// reduction of an input with no elements.
+void reduceNothing(poplar::Graph &graph, const poplar::Tensor &out, const ReduceSpec &spec,
+                   std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &dc);
+
+/// The compute set of stage `stage`, appended to `css` when missing.
+poplar::ComputeSet stageComputeSet(poplar::Graph &graph, std::vector<poplar::ComputeSet> &css,
+                                   unsigned stage, const poplar::DebugContext &dc);
+
+/// "popops::ReduceAdd", ... for `op`.
+std::string reduceOpName(Operation op);
+
+} // namespace popops::internal
