@@ -1,8 +1,9 @@
-// Builds a tiny graph through the installed SDK's CMake package (poplar and a PopLibs library
-// with its codelets) and prints the tile count.
+// Builds a tiny graph through the installed SDK's CMake package (poplar and PopLibs libraries
+// with their codelets) and prints the tile count.
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <pva/pva.hpp>
 
 int main() {
@@ -10,6 +11,7 @@ int main() {
   poplar::Device device = model.createDevice();
   poplar::Graph graph(device.getTarget());
   popops::addCodelets(graph);
+  poprand::addCodelets(graph);
   std::cout << "tiles " << graph.getTarget().getNumTiles() << std::endl;
   return 0;
 }
