@@ -1,17 +1,38 @@
-// The IR shape the lowering expects: switches lowered to branches, critical edges split.
+// The IR shape the lowering expects: vectors split into their elements, switches lowered to
+// branches, critical edges split.
 #include "passes/IRPasses.hpp"
 #include "passes/RunPasses.hpp"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Scalar/DCE.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Utils/BreakCriticalEdges.h"
 #include "llvm/Transforms/Utils/LowerSwitch.h"
 
 namespace popc {
 
+namespace {
+
+/// LLVM 14's scalarizer leaves vector loads and stores alone unless its command-line option
+/// says otherwise; popc wants every vector value split (the lowering is scalar).
+void scalarizeLoadsAndStores() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  if (auto *o = options.lookup("scalarize-load-store"))
+    static_cast<llvm::cl::opt<bool> *>(o)->setValue(true);
+}
+
+} // namespace
+
 void prepareForLowering(llvm::Module &m) {
+  scalarizeLoadsAndStores();
   llvm::PassBuilder pb;
   llvm::FunctionPassManager fpm;
+  // float2, half4, ... (ext_vector_type): element-wise scalar code; what cannot be split (a
+  // vector argument of a call that was not inlined) stays for CheckSupported to report.
+  fpm.addPass(llvm::ScalarizerPass());
+  fpm.addPass(llvm::DCEPass());
   fpm.addPass(llvm::LowerSwitchPass());
   fpm.addPass(llvm::BreakCriticalEdgesPass());
   llvm::ModulePassManager mpm;
