@@ -1,6 +1,7 @@
 // The random generator of poprand's vertices: one xoroshiro128+ per worker per tile (the model
-// PopLibs gives of the IPU's generator), kept as 64-bit words on pairs of 32-bit halves because
-// the tile compiler has no 64-bit integers; its seeding, and bits-to-value conversions.
+// PopLibs gives of the IPU's generator), with its 64-bit words as pairs of 32-bit halves (popc's
+// general i64 lowering takes about twice the instructions); its seeding, and bits-to-value
+// conversions.
 #pragma once
 
 namespace poprand {
@@ -23,30 +24,27 @@ POPRAND_INLINE U64 add64(U64 a, U64 b) {
 }
 POPRAND_INLINE U64 xor64(U64 a, U64 b) { return {a.lo ^ b.lo, a.hi ^ b.hi}; }
 
-/// The shift counts of the 64-bit steps as run-time values, read once through a volatile: with
-/// constants the compiler fuses (x << n) | (y >> (32 - n)) into a funnel shift (llvm.fshl), which
-/// popc does not lower yet. They then stay in registers.
-struct ShiftCounts {
-  unsigned l23, r9, l14, r18, l4, r28;
-  static POPRAND_INLINE ShiftCounts load() {
-    volatile unsigned c[6] = {23, 9, 14, 18, 4, 28};
-    return {c[0], c[1], c[2], c[3], c[4], c[5]};
-  }
-};
+/// x << n, 0 < n < 32.
+template <unsigned n> POPRAND_INLINE U64 shl64(U64 x) {
+  return {x.lo << n, (x.hi << n) | (x.lo >> (32 - n))};
+}
+/// x rotated left by n, 0 < n < 64, n != 32: a rotation by 32 swaps the halves.
+template <unsigned n> POPRAND_INLINE U64 rotl64(U64 x) {
+  if constexpr (n > 32)
+    return rotl64<n - 32>(U64{x.hi, x.lo});
+  else
+    return {(x.lo << n) | (x.hi >> (32 - n)), (x.hi << n) | (x.lo >> (32 - n))};
+}
 
 /// xoroshiro128+ (a = 55, b = 14, c = 36): next() returns s0 + s1 and steps the state.
 struct Xoroshiro {
   U64 s0, s1;
 
-  POPRAND_INLINE U64 next(const ShiftCounts &k) {
+  POPRAND_INLINE U64 next() {
     U64 result = add64(s0, s1);
     U64 t = xor64(s1, s0);
-    // rotl(s0, 55): swap the halves (32), then rotate left by 23.
-    U64 r55 = {(s0.hi << k.l23) | (s0.lo >> k.r9), (s0.lo << k.l23) | (s0.hi >> k.r9)};
-    U64 t14 = {t.lo << k.l14, (t.hi << k.l14) | (t.lo >> k.r18)};
-    s0 = xor64(xor64(r55, t), t14);
-    // rotl(t, 36): swap, then rotate left by 4.
-    s1 = {(t.hi << k.l4) | (t.lo >> k.r28), (t.lo << k.l4) | (t.hi >> k.r28)};
+    s0 = xor64(xor64(rotl64<55>(s0), t), shl64<14>(t));
+    s1 = rotl64<36>(t);
     return result;
   }
 };
@@ -78,9 +76,8 @@ POPRAND_INLINE void seedState(unsigned *state, unsigned seed0, unsigned seed1, u
   if ((w[0] | w[1] | w[2] | w[3]) == 0)
     w[0] = 1;
   Xoroshiro g{{w[0], w[1]}, {w[2], w[3]}};
-  ShiftCounts k = ShiftCounts::load();
   for (unsigned i = 0; i < 4; ++i)
-    g.next(k);
+    g.next();
   state[0] = g.s0.lo;
   state[1] = g.s0.hi;
   state[2] = g.s1.lo;
@@ -92,7 +89,7 @@ POPRAND_INLINE void seedState(unsigned *state, unsigned seed0, unsigned seed1, u
 class Worker {
 public:
   POPRAND_INLINE Worker(unsigned *tileState, unsigned tile, unsigned wid)
-      : words_(tileState + wid * kStateWords), k_(ShiftCounts::load()) {
+      : words_(tileState + wid * kStateWords) {
     if ((words_[0] | words_[1] | words_[2] | words_[3]) == 0)
       seedState(words_, kDefaultSeed0, kDefaultSeed1, 0, tile, wid);
     g_ = Xoroshiro{{words_[0], words_[1]}, {words_[2], words_[3]}};
@@ -103,14 +100,13 @@ public:
     words_[2] = g_.s1.lo;
     words_[3] = g_.s1.hi;
   }
-  POPRAND_INLINE U64 next64() { return g_.next(k_); }
   /// 32 random bits; a 64-bit step serves two calls.
   POPRAND_INLINE unsigned next32() {
     if (haveSpare_) {
       haveSpare_ = false;
       return spare_;
     }
-    U64 r = g_.next(k_);
+    U64 r = g_.next();
     spare_ = r.hi;
     haveSpare_ = true;
     return r.lo;
@@ -120,7 +116,7 @@ public:
   /// The IPU's approximate normal: the sum of twelve 5-bit uniform fields of one 64-bit step
   /// (Irwin-Hall), centred and scaled to mean 0, variance 1. Bounded: |x| < 5.82.
   POPRAND_INLINE float normal() {
-    U64 r = g_.next(k_);
+    U64 r = g_.next();
     int sum = int(sixFieldSum(r.lo) + sixFieldSum(r.hi));
     // Each field has mean 15.5 and variance 1023 / 12: the sum has mean 186, variance 1023.
     return float(sum - 186) * 0.0312652700f;
@@ -135,7 +131,6 @@ private:
   }
 
   unsigned *words_;
-  ShiftCounts k_;
   Xoroshiro g_;
   unsigned spare_ = 0;
   bool haveSpare_ = false;
