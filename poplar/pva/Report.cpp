@@ -104,6 +104,21 @@ std::vector<Tile> Compilation::tiles() const {
   return out;
 }
 
+const std::string &VertexType::name() const { return data_->vertexTypes[index_].name; }
+std::uint64_t VertexType::instances() const { return data_->vertexTypes[index_].instances; }
+std::uint64_t VertexType::stateBytes() const { return data_->vertexTypes[index_].stateBytes; }
+std::uint64_t VertexType::edgePointerBytes() const {
+  return data_->vertexTypes[index_].edgePointerBytes;
+}
+std::uint64_t VertexType::cycles() const { return data_->vertexTypes[index_].cycles; }
+
+std::vector<VertexType> Compilation::vertexTypes() const {
+  std::vector<VertexType> out;
+  for (unsigned i = 0; i < data_->vertexTypes.size(); ++i)
+    out.emplace_back(data_, i);
+  return out;
+}
+
 std::vector<std::shared_ptr<Program>> Compilation::programs() const {
   std::vector<std::shared_ptr<Program>> out;
   for (unsigned i = 0; i < data_->programs.size(); ++i)
@@ -133,6 +148,14 @@ std::vector<Block> Execution::blocks(unsigned tile) const {
       out.emplace_back(Step(data_, i), tile);
   }
   return out;
+}
+
+TileCycles Execution::tileCycles(unsigned tile) const {
+  if (tile >= data_->target.numTiles)
+    throw exception("pva::Execution::tileCycles: tile " + std::to_string(tile) + " of a " +
+                    std::to_string(data_->target.numTiles) + "-tile target ('" + data_->path +
+                    "')");
+  return tile < data_->tileCycles.size() ? data_->tileCycles[tile] : TileCycles{};
 }
 
 std::uint64_t Execution::totalCycles() const { return data_->totalCycles; }

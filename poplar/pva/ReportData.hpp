@@ -42,6 +42,11 @@ struct StepData {
   std::uint64_t cyclesFrom = 0, cyclesTo = 0;
 };
 
+struct VertexTypeData {
+  std::string name;
+  std::uint64_t instances = 0, stateBytes = 0, edgePointerBytes = 0, cycles = 0;
+};
+
 struct ReportData {
   std::string path;
   unsigned formatVersion = 0;
@@ -49,9 +54,11 @@ struct ReportData {
   TargetData target;
   GraphData graph;
   std::vector<TileData> tiles;
+  std::vector<VertexTypeData> vertexTypes;
   std::vector<ProgramData> programs;
   std::vector<RunData> runs;
-  std::vector<StepData> steps; // ordered by execution
+  std::vector<StepData> steps;        // ordered by execution
+  std::vector<TileCycles> tileCycles; // one per tile once a run is recorded, else empty
   std::uint64_t totalCycles = 0;
 };
 

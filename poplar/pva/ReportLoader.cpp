@@ -124,6 +124,14 @@ void loadTiles(Reader &r, ReportData &d) {
           });
 }
 
+void loadVertexTypes(Reader &r, ReportData &d) {
+  r.query("SELECT name, instances, state_bytes, edge_pointer_bytes, cycles FROM vertex_type "
+          "ORDER BY id",
+          [&](sqlite3_stmt *s) {
+            d.vertexTypes.push_back({text(s, 0), u64(s, 1), u64(s, 2), u64(s, 3), u64(s, 4)});
+          });
+}
+
 void loadExecution(Reader &r, ReportData &d) {
   r.query("SELECT kind, name, first_tile, last_tile FROM step ORDER BY id", [&](sqlite3_stmt *s) {
     d.programs.push_back({text(s, 0), text(s, 1), u32(s, 2), u32(s, 3)});
@@ -140,6 +148,15 @@ void loadExecution(Reader &r, ReportData &d) {
                      std::to_string(step.run) + ", which do not exist");
             d.steps.push_back(step);
           });
+  r.query(
+      "SELECT tile, compute_including_idle, compute_excluding_idle, internal_exchange, "
+      "global_exchange, host_exchange, sync FROM tile_cycles ORDER BY tile",
+      [&](sqlite3_stmt *s) {
+        if (u32(s, 0) != d.tileCycles.size())
+          r.fail("tile " + std::to_string(d.tileCycles.size()) +
+                 " is missing from the tile_cycles table");
+        d.tileCycles.push_back({u64(s, 1), u64(s, 2), u64(s, 3), u64(s, 4), u64(s, 5), u64(s, 6)});
+      });
   r.query("SELECT total_cycles FROM execution",
           [&](sqlite3_stmt *s) { d.totalCycles = u64(s, 0); });
 }
@@ -179,6 +196,7 @@ std::shared_ptr<const ReportData> loadReport(const std::string &path) {
   loadMeta(r, *d);
   loadTargetAndGraph(r, *d);
   loadTiles(r, *d);
+  loadVertexTypes(r, *d);
   loadExecution(r, *d);
   return d;
 }

@@ -191,6 +191,40 @@ TEST(Pva, BlocksListTheStepsATileTakesPartIn) {
   EXPECT_TRUE(ex.blocks(2).empty());
 }
 
+TEST(Pva, VertexTypesWithInstancesStateAndCycles) {
+  TempDir dir;
+  ProfileData d = twoTileProfile();
+  d.vertexTypes.push_back({"popops::Fill<half>", 2, 40, 0, 16}); // name, instances, state, cycles
+  writeProfile(d, dir / "profile.pop");
+  auto types = pva::openReport(dir / "profile.pop").compilation().vertexTypes();
+  ASSERT_EQ(types.size(), 2u);
+  EXPECT_EQ(types[0].name(), "DotProductVertex");
+  EXPECT_EQ(types[0].instances(), 12u);
+  EXPECT_EQ(types[0].stateBytes(), 480u);
+  EXPECT_EQ(types[0].edgePointerBytes(), 96u);
+  EXPECT_EQ(types[0].cycles(), 9000u);
+  EXPECT_EQ(types[1].name(), "popops::Fill<half>");
+  EXPECT_EQ(types[1].edgePointerBytes(), 16u);
+  EXPECT_EQ(types[1].cycles(), 0u) << "a type that has not run has no cycles";
+}
+
+TEST(Pva, TileCyclesPerPhase) {
+  TempDir dir;
+  ProfileData d = twoTileProfile();
+  d.tileCycles[1] = {400, 300, 20, 0, 1000, 80}; // compute incl./excl. idle, exchanges, sync
+  writeProfile(d, dir / "profile.pop");
+  pva::Execution e = pva::openReport(dir / "profile.pop").execution();
+  pva::TileCycles t = e.tileCycles(1);
+  EXPECT_EQ(t.computeIncludingIdle, 400u);
+  EXPECT_EQ(t.computeExcludingIdle, 300u);
+  EXPECT_EQ(t.internalExchange, 20u);
+  EXPECT_EQ(t.globalExchange, 0u);
+  EXPECT_EQ(t.hostExchange, 1000u);
+  EXPECT_EQ(t.sync, 80u);
+  EXPECT_EQ(e.tileCycles(0).computeIncludingIdle, 0u);
+  EXPECT_THROW(e.tileCycles(2), pva::exception);
+}
+
 TEST(Pva, ACompileOnlyProfileHasNoExecution) {
   TempDir dir;
   ProfileData d = twoTileProfile();
@@ -202,6 +236,7 @@ TEST(Pva, ACompileOnlyProfileHasNoExecution) {
   pva::Report report = pva::openReport(dir / "profile.pop");
   EXPECT_TRUE(report.execution().runs().empty());
   EXPECT_TRUE(report.execution().blocks(0).empty());
+  EXPECT_EQ(report.execution().tileCycles(1).computeIncludingIdle, 0u);
   EXPECT_EQ(report.compilation().programs().size(), 2u);
 }
 

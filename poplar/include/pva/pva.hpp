@@ -204,12 +204,34 @@ private:
   unsigned tile_;
 };
 
+/// One vertex type of the graph (a codelet, e.g. "popops::Fill<float>"): its instances and the
+/// thread cycles its vertices took, summed over every worker and every execution (0 before the
+/// first run). The cycles are the simulator's measurement on the tile interpreter, or the
+/// Graph::setPerfEstimate value of a vertex that has one.
+class VertexType {
+public:
+  VertexType(std::shared_ptr<const detail::ReportData> data, unsigned index)
+      : data_(std::move(data)), index_(index) {}
+  const std::string &name() const;
+  std::uint64_t instances() const;
+  /// Vertex state bytes of all instances, of which edge pointers.
+  std::uint64_t stateBytes() const;
+  std::uint64_t edgePointerBytes() const;
+  std::uint64_t cycles() const;
+
+private:
+  std::shared_ptr<const detail::ReportData> data_;
+  unsigned index_;
+};
+
 class Compilation {
 public:
   explicit Compilation(std::shared_ptr<const detail::ReportData> data) : data_(std::move(data)) {}
   Target target() const { return Target(data_); }
   Graph graph() const { return Graph(data_); }
   std::vector<Tile> tiles() const;
+  /// Every vertex type the graph instantiates, in the order of the report.
+  std::vector<VertexType> vertexTypes() const;
   /// Every lowered step of the executable, in order.
   std::vector<std::shared_ptr<Program>> programs() const;
 
@@ -217,9 +239,20 @@ private:
   std::shared_ptr<const detail::ReportData> data_;
 };
 
+/// The cycles one tile spent in each BSP phase, summed over every run: they add up to the
+/// execution's total cycles. Compute including idle threads is 6 x the busiest worker context's
+/// thread cycles plus the supervisor's launch cycles (docs/cycle-model.md).
+struct TileCycles {
+  std::uint64_t computeIncludingIdle = 0, computeExcludingIdle = 0, internalExchange = 0,
+                globalExchange = 0, hostExchange = 0, sync = 0;
+};
+
 class Execution {
 public:
   explicit Execution(std::shared_ptr<const detail::ReportData> data) : data_(std::move(data)) {}
+  /// The phases of `tile` (all zero before the first run); throws pva::exception for a tile the
+  /// target does not have.
+  TileCycles tileCycles(unsigned tile) const;
   std::vector<Run> runs() const;
   /// Every executed step of every run, in execution order.
   std::vector<Step> steps() const;
