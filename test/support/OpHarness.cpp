@@ -1,36 +1,17 @@
 // OpHarness: graph set-up, host transfers and one run.
 #include "OpHarness.hpp"
 
-#include <poplar/IPUModel.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include <cstdlib>
 #include <stdexcept>
 
 namespace popsdk::test {
 
 using namespace poplar;
 
-Device testDevice(unsigned tiles) {
-  IPUModel model("ipu2");
-  model.tilesPerIPU = tiles;
-  return model.createDevice();
-}
-
-namespace {
-/// Points the runtime at this build's popc and a codelet cache in the build tree (unless the
-/// environment already says), before any codelet is compiled.
-bool useBuildTreeTools() {
-  ::setenv("POPC", POPC_PATH, 0);
-  ::setenv("POPLAR_CODELET_CACHE", CODELET_CACHE_DIR, 0);
-  return true;
-}
-} // namespace
-
 OpHarness::OpHarness(unsigned tiles) : device_(testDevice(tiles)), graph_(device_.getTarget()) {
-  static const bool toolsSet = useBuildTreeTools();
-  (void)toolsSet;
+  useBuildTreeTools();
   popops::addCodelets(graph_);
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "HostData.hpp"
+#include "TestEnvironment.hpp"
 
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -22,9 +23,6 @@
 #include <vector>
 
 namespace popsdk::test {
-
-/// An ipu2 IPUModel with `tiles` tiles.
-poplar::Device testDevice(unsigned tiles = 4);
 
 class OpHarness {
 public:

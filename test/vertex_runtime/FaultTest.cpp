@@ -1,6 +1,7 @@
 // Vertex faults stop the run with an error naming vertex, id, tile, compute set, pc and line.
 //
 // The faulting vertices are in codelets/Faults.cpp; after a fault the host carries on.
+#include "CodeletSources.hpp"
 #include "VertexTester.hpp"
 
 #include <poplar/Engine.hpp>
@@ -11,7 +12,7 @@
 #include <functional>
 #include <sstream>
 
-using namespace codelet_test;
+using namespace popsdk::test;
 using namespace poplar;
 using namespace poplar::program;
 

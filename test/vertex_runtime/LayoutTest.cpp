@@ -3,6 +3,7 @@
 // Vertices from codelets/Layout.cpp: alignment through copies, InOut lists with remote and
 // fragmented elements, narrow and vector state members, two objects' data sections on one tile,
 // supervisor vertices, virtual graphs and codelets inside a serialised executable.
+#include "CodeletSources.hpp"
 #include "VertexTester.hpp"
 
 #include <poplar/Engine.hpp>
@@ -14,7 +15,7 @@
 #include <numeric>
 #include <sstream>
 
-using namespace codelet_test;
+using namespace popsdk::test;
 using namespace poplar;
 using namespace poplar::program;
 

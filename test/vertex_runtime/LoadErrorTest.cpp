@@ -1,6 +1,7 @@
 // Codelet loading and wiring errors: popc diagnostics, damaged .gp files, the cache, connections.
 //
 // Also the codelet cache's hits, rebuilt corrupt entries, concurrent compiles and relative paths.
+#include "CodeletSources.hpp"
 #include "VertexTester.hpp"
 
 #include <poplar/Engine.hpp>
@@ -13,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-using namespace codelet_test;
+using namespace popsdk::test;
 using namespace poplar;
 using namespace poplar::program;
 namespace fs = std::filesystem;

@@ -32,7 +32,7 @@ public:
 
 #include <algorithm>
 
-using namespace codelet_test;
+using namespace popsdk::test;
 using namespace poplar;
 
 TEST(SingleSource, CodeletAndHostProgramInOneFile) {

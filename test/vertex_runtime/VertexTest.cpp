@@ -1,7 +1,8 @@
 // Real-world codelet shapes against host references, with cycle models read off `popc -S`.
 //
 // The vertices are in codelets/Shapes.cpp; each walks the edge sizes of kEdgeSizes.
-#include "VertexTester.hpp"
+#include "CodeletSources.hpp"
+#include "CycleExpect.hpp"
 
 #include <poplar/Engine.hpp>
 #include <poplar/HalfFloat.hpp>
@@ -12,7 +13,7 @@
 #include <numeric>
 #include <sstream>
 
-using namespace codelet_test;
+using namespace popsdk::test;
 using namespace poplar;
 using namespace poplar::program;
 
@@ -109,7 +110,7 @@ TEST(Vertex, SumVertexRangeForOverEdgeSizes) {
     auto r =
         VertexTester(kShapes, "SumVertex").input("in", FLOAT, in).scalarOutput("out", FLOAT).run();
     EXPECT_EQ(r.output("out"), std::vector<double>{sum(in)});
-    r.expectCycles(kSumModel(n), kTolerance);
+    expectCycles(r, kSumModel(n), kTolerance);
   }
 }
 
@@ -126,7 +127,7 @@ TEST(Vertex, DotProductIndexLoopOverEdgeSizes) {
                  .scalarOutput("out", FLOAT)
                  .run();
     EXPECT_EQ(r.output("out"), std::vector<double>{dot});
-    r.expectCycles(kDotModel(n), kTolerance);
+    expectCycles(r, kDotModel(n), kTolerance);
   }
 }
 
@@ -152,7 +153,7 @@ TEST(Vertex, TemplateInstantiationsFloatIntHalf) {
         expected.push_back(c.type == INT ? double(int(float(v) * 1.5f))
                                          : roundTo(c.type, float(v) * 1.5f));
       EXPECT_EQ(r.output("out"), expected);
-      r.expectCycles(c.model(n), kTolerance);
+      expectCycles(r, c.model(n), kTolerance);
     }
   }
 }
@@ -171,7 +172,7 @@ TEST(Vertex, NoinlineHelperCalledPerElement) {
     for (double v : in)
       expected.push_back(std::clamp(v, -20.0, 30.0));
     EXPECT_EQ(r.output("out"), expected);
-    r.expectCycles(kClampModel(n), kTolerance);
+    expectCycles(r, kClampModel(n), kTolerance);
   }
 }
 
@@ -187,7 +188,7 @@ TEST(Vertex, StaticLookupTable) {
     for (double v : in)
       expected.push_back(__builtin_popcount(std::uint32_t(v)));
     EXPECT_EQ(r.output("out"), expected);
-    r.expectCycles(kPopcountModel(n), kTolerance);
+    expectCycles(r, kPopcountModel(n), kTolerance);
   }
 }
 
@@ -204,7 +205,7 @@ TEST(Vertex, HalfInputAndInOut) {
     for (std::size_t i = 0; i < n; ++i)
       expected.push_back(roundTo(HALF, 0.5f * float(x[i]) + float(y[i])));
     EXPECT_EQ(r.output("y"), expected);
-    r.expectCycles(kHalfAxpyModel(n), kTolerance);
+    expectCycles(r, kHalfAxpyModel(n), kTolerance);
   }
 }
 
@@ -220,7 +221,7 @@ TEST(Vertex, InOutVectorWithVoidCompute) {
     for (std::size_t i = 0; i < n; ++i)
       expected.push_back(in[i] + acc[i]);
     EXPECT_EQ(r.output("acc"), expected);
-    r.expectCycles(kAccumulateModel(n), kTolerance);
+    expectCycles(r, kAccumulateModel(n), kTolerance);
   }
 }
 
@@ -237,12 +238,12 @@ TEST(Vertex, VectorListInput) {
                .output("out", FLOAT, lists.size())
                .run();
   EXPECT_EQ(r.output("out"), sums);
-  r.expectCycles(ListSumsModel()(lists), kTolerance);
+  expectCycles(r, ListSumsModel()(lists), kTolerance);
 
   auto none =
       VertexTester(kShapes, "ListSums").inputList("in", FLOAT, {}).output("out", FLOAT, 0).run();
   EXPECT_EQ(none.output("out"), std::vector<double>{});
-  none.expectCycles(ListSumsModel()({}), kTolerance);
+  expectCycles(none, ListSumsModel()({}), kTolerance);
 }
 
 TEST(Vertex, MultiVertexSplitsByWorkerId) {
@@ -262,7 +263,7 @@ TEST(Vertex, MultiVertexSplitsByWorkerId) {
     double estimate = 0;
     for (std::size_t w = 0; w < 6; ++w)
       estimate += kMultiAddModel(n > w ? (n - w + 5) / 6 : 0);
-    r.expectCycles(estimate, kTolerance);
+    expectCycles(r, estimate, kTolerance);
   }
 }
 
@@ -273,7 +274,7 @@ TEST(Vertex, ScalarInputsAndInOut) {
                .scalarInOut("acc", FLOAT, 10)
                .run();
   EXPECT_EQ(r.output("acc"), std::vector<double>{10 + 1.5 * -2.25});
-  r.expectCycles(kScalarMulAddCycles, kTolerance);
+  expectCycles(r, kScalarMulAddCycles, kTolerance);
 }
 
 // Data that is not contiguous on the vertex's tile goes through a local buffer: copy-in for
@@ -369,12 +370,13 @@ TEST(Vertex, CyclesAreIdenticalAcrossRunsAndEngines) {
     graph.createHostWrite("b", b);
     graph.createHostRead("out", out);
   };
-  auto runOnce = [&](unsigned runs, std::vector<std::uint64_t> &cycles, std::string &summary) {
+  auto runOnce = [&](unsigned runs, std::vector<std::uint64_t> &cycles, std::uint64_t &typeCycles) {
     Device device = testDevice(4);
     Graph graph(device.getTarget());
     ComputeSet cs;
     build(graph, cs);
-    Engine engine(graph, Execute(cs));
+    ScopedTempDir profile;
+    Engine engine(graph, Execute(cs), profileOptions(profile.path()));
     engine.load(device);
     auto a = hostData(FLOAT, 1000, -1, 1, 3), b = hostData(FLOAT, 1000, -1, 1, 4);
     std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
@@ -384,45 +386,59 @@ TEST(Vertex, CyclesAreIdenticalAcrossRunsAndEngines) {
       engine.run(0);
       cycles.push_back(engine.getLastRunCycles());
     }
-    std::ostringstream os;
-    engine.printProfileSummary(os);
-    summary = os.str();
+    typeCycles = vertexTypeCycles(profile.path(), "DotProductVertex");
   };
   std::vector<std::uint64_t> first, second;
-  std::string s1, s2;
-  runOnce(3, first, s1);
-  runOnce(1, second, s2);
+  std::uint64_t threeRuns = 0, oneRun = 0;
+  runOnce(3, first, threeRuns);
+  runOnce(1, second, oneRun);
   ASSERT_EQ(first.size(), 3u);
   EXPECT_EQ(first[0], first[1]);
   EXPECT_EQ(first[1], first[2]);
   EXPECT_EQ(second[0], first[0]);
   // Three runs of the same vertices: the per-type total is three times one run's.
-  EXPECT_EQ(cyclesOfVertexType(s1, "DotProductVertex"),
-            3 * cyclesOfVertexType(s2, "DotProductVertex"));
+  EXPECT_EQ(threeRuns, 3 * oneRun);
   double perRun = 0;
   for (unsigned t = 0; t < 4; ++t)
     perRun += kDotModel(t * 60 + 50);
-  EXPECT_NEAR(double(cyclesOfVertexType(s2, "DotProductVertex")), perRun, perRun * kTolerance);
+  EXPECT_NEAR(double(oneRun), perRun, perRun * kTolerance);
 }
 
-// The profile reports the run: the vertex type's cycles, and tile compute cycles that follow
-// the cycle model (one Vertex on one tile: 6 x its thread cycles + 6 supervisor launch cycles,
-// poplar/interp/CycleModel.hpp) averaged over the model's tiles.
+// The summary and the profile report the same run: the vertex type's cycles (read through
+// libpva), and tile compute cycles that follow the cycle model (one Vertex on one tile: 6 x its
+// thread cycles + 6 supervisor launch cycles, poplar/interp/CycleModel.hpp) averaged over the
+// model's tiles.
 TEST(Vertex, ProfileSummaryReflectsTheRun) {
-  auto r = VertexTester(kShapes, "DotProductVertex")
-               .numTiles(4)
-               .input("a", FLOAT, hostData(FLOAT, 64, -1, 1, 1))
-               .input("b", FLOAT, hostData(FLOAT, 64, -1, 1, 2))
-               .scalarOutput("out", FLOAT)
-               .run();
-  EXPECT_NE(r.summary.find("Cycles by vertex type:"), std::string::npos) << r.summary;
-  EXPECT_NE(r.summary.find("    DotProductVertex"), std::string::npos) << r.summary;
-  EXPECT_GT(r.threadCycles, 0u);
-  auto line = r.summary.find("Tile average compute cycles (including idle threads):");
-  ASSERT_NE(line, std::string::npos) << r.summary;
-  std::string value = r.summary.substr(line + 54, r.summary.find(' ', line + 54) - line - 54);
+  Device device = testDevice(4);
+  Graph graph(device.getTarget());
+  graph.addCodelets(kShapes);
+  Tensor a = graph.addVariable(FLOAT, {64}, "a"), b = graph.addVariable(FLOAT, {64}, "b");
+  Tensor out = graph.addVariable(FLOAT, {}, "out");
+  graph.setTileMapping(a, 0);
+  graph.setTileMapping(b, 0);
+  graph.setTileMapping(out, 0);
+  ComputeSet cs = graph.addComputeSet("dot");
+  VertexRef v = graph.addVertex(cs, "DotProductVertex");
+  graph.connect(v["a"], a);
+  graph.connect(v["b"], b);
+  graph.connect(v["out"], out);
+  graph.setTileMapping(v, 0);
+  ScopedTempDir profile;
+  Engine engine(graph, Execute(cs), profileOptions(profile.path()));
+  engine.load(device);
+  engine.run(0);
+  std::ostringstream os;
+  engine.printProfileSummary(os);
+  std::string summary = os.str();
+  std::uint64_t threadCycles = vertexTypeCycles(profile.path(), "DotProductVertex");
+  EXPECT_NE(summary.find("Cycles by vertex type:"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("    DotProductVertex"), std::string::npos) << summary;
+  EXPECT_NEAR(double(threadCycles), kDotModel(64), kDotModel(64) * kTolerance);
+  auto line = summary.find("Tile average compute cycles (including idle threads):");
+  ASSERT_NE(line, std::string::npos) << summary;
+  std::string value = summary.substr(line + 54, summary.find(' ', line + 54) - line - 54);
   value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-  EXPECT_DOUBLE_EQ(std::stod(value), double(6 * r.threadCycles + 6) / 4) << r.summary;
+  EXPECT_DOUBLE_EQ(std::stod(value), double(6 * threadCycles + 6) / 4) << summary;
 }
 
 TEST(Vertex, SetPerfEstimateReplacesTheMeasurement) {
@@ -438,12 +454,11 @@ TEST(Vertex, SetPerfEstimateReplacesTheMeasurement) {
   graph.connect(v["out"], out);
   graph.setTileMapping(v, 0);
   graph.setPerfEstimate(v, 12345);
-  Engine engine(graph, Execute(cs));
+  ScopedTempDir profile;
+  Engine engine(graph, Execute(cs), profileOptions(profile.path()));
   engine.load(device);
   engine.run(0);
-  std::ostringstream os;
-  engine.printProfileSummary(os);
-  EXPECT_EQ(cyclesOfVertexType(os.str(), "SumVertex"), 12345u) << os.str();
+  EXPECT_EQ(vertexTypeCycles(profile.path(), "SumVertex"), 12345u);
 }
 
 // Several vertices of several types on several tiles in one compute set (tut3's shape).
