@@ -5,6 +5,8 @@
 #include "TileState.hpp"
 
 #include <poplar/HalfFloat.hpp>
+#include <popops/ElementWise.hpp>
+#include <poputil/Broadcast.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -251,6 +253,38 @@ Tensor dropout(Graph &graph, const Tensor *seed, const uint32_t seedModifier, co
                program::Sequence &prog, const DebugContext &debugContext) {
   return dropout(graph, seed, seedModifier, input, reference, keepProbability, scale, true, prog,
                  debugContext);
+}
+
+Tensor shapedDropout(Graph &graph, const Tensor *seed, const uint32_t seedModifier,
+                     const Tensor &input, const Tensor &reference, double keepProbability,
+                     double scale, program::Sequence &prog, const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(
+      debugContext, DI_ARGS(seed, seedModifier, input, reference, keepProbability, scale),
+      "shapedDropout");
+  const char *api = "poprand::shapedDropout";
+  const Type type = input.elementType();
+  checkType(api, type, {FLOAT, HALF});
+  Tensor broadcast = reference;
+  bool broadcastable = reference.rank() <= input.rank();
+  if (broadcastable) {
+    try {
+      poputil::broadcastToMatch(broadcast, input.shape());
+    } catch (const poputil::poplibs_error &) {
+      broadcastable = false;
+    }
+  }
+  if (!broadcastable)
+    raise<poputil::poplibs_error>(api, ": reference ", reference.shapeToString(),
+                                  " does not broadcast to input ", input.shapeToString());
+  checkProbability(api, "keepProbability", keepProbability);
+  // The mask, `scale` where kept and 0 elsewhere, laid out as the reference: dropout of ones.
+  Tensor ones = graph.addConstant(type, reference.shape(), 1.0f, {di, "ones"});
+  graph.setTileMapping(ones, internal::completeMapping(graph, reference, api, "reference"));
+  Tensor mask = dropout(graph, seed, seedModifier, ones, reference, keepProbability, scale, true,
+                        prog, {di, "mask"});
+  Tensor out = popops::mul(graph, input, mask, prog, {di, "apply"});
+  di.addOutput(out);
+  return out;
 }
 
 void setSeed(Graph &graph, const Tensor &masterSeed, uint32_t seedModifier, program::Sequence &prog,

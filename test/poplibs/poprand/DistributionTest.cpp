@@ -259,3 +259,33 @@ TEST(PoprandDropout, MaskFollowsTheReferenceWhicheverTensorTheOutputClones) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(PoprandShapedDropout, WholeColumnsKeptOrDropped) {
+  RandHarness h(4);
+  Tensor seed = h.seed("seed", 19, 20);
+  std::size_t rows = 8, cols = 512;
+  auto values = popsdk::test::hostData(HALF, rows * cols, 1, 4);
+  Tensor in = h.input("in", HALF, {rows, cols}, values);
+  Tensor ref = h.reference({1, cols});
+  double keep = 0.25, scale = 4;
+  Tensor out = poprand::shapedDropout(h.graph(), &seed, 0, in, ref, keep, scale, h.prog());
+  EXPECT_EQ(out.shape(), in.shape());
+  h.output("out", out);
+  h.run();
+  auto xs = h.result("out");
+  std::size_t keptColumns = 0;
+  for (std::size_t c = 0; c < cols; ++c) {
+    bool kept = xs[c] != 0;
+    keptColumns += kept;
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::size_t i = r * cols + c;
+      EXPECT_EQ(xs[i], kept ? popsdk::test::roundTo(HALF, values[i] * scale) : 0.0)
+          << r << "," << c;
+    }
+  }
+  EXPECT_NEAR(double(keptColumns) / cols, keep, 5 * std::sqrt(keep * (1 - keep) / cols));
+}
+
+} // namespace

@@ -87,6 +87,8 @@ TEST(PoprandErrors, UnsupportedTypesAndShapes) {
   Tensor other = h.reference({4, 4});
   expectError([&] { poprand::dropout(h.graph(), nullptr, 0, other, ref, 0.5, 2, h.prog()); },
               {"poprand::dropout", "{4,4}", "{16}"});
+  expectError([&] { poprand::shapedDropout(h.graph(), nullptr, 0, other, ref, 0.5, 2, h.prog()); },
+              {"poprand::shapedDropout", "reference {16}", "input {4,4}"});
   Tensor unmapped = h.graph().addVariable(FLOAT, {16}, "unmapped");
   expectError([&] { poprand::uniform(h.graph(), nullptr, 0, unmapped, FLOAT, 0, 1, h.prog()); },
               {"poprand::uniform", "not completely mapped"});

@@ -38,6 +38,14 @@ poplar::Tensor dropout(poplar::Graph &graph, const poplar::Tensor *seed,
                        bool outputClonesRef, poplar::program::Sequence &prog,
                        const poplar::DebugContext &debugContext = {});
 
+/// dropout with a mask of `reference`'s shape, broadcast (numpy rules) to `input`'s: whole rows,
+/// columns or planes kept or dropped together. The output clones `input`; needs popops' codelets.
+poplar::Tensor shapedDropout(poplar::Graph &graph, const poplar::Tensor *seed,
+                             const uint32_t seedModifier, const poplar::Tensor &input,
+                             const poplar::Tensor &reference, double keepProbability, double scale,
+                             poplar::program::Sequence &prog,
+                             const poplar::DebugContext &debugContext = {});
+
 /// Values uniform on [minVal, maxVal] of type FLOAT, HALF or INT (for INT: the integers in the
 /// range, exactly uniform when their count is a power of two).
 poplar::Tensor uniform(poplar::Graph &graph, const poplar::Tensor *seed, uint32_t seedModifier,
