@@ -20,3 +20,22 @@
   POPOPS_CAST_FROM(X, float, __VA_ARGS__)                                                          \
   POPOPS_CAST_FROM(X, half, __VA_ARGS__) POPOPS_CAST_FROM(X, int, __VA_ARGS__)                     \
       POPOPS_CAST_FROM(X, unsigned, __VA_ARGS__) POPOPS_CAST_FROM(X, bool, __VA_ARGS__)
+
+// multiUpdateAdd: (data, scale); half data takes a half or a float scale.
+#define POPOPS_PAIRS_SCALED_UPDATE(X, ...)                                                         \
+  X(__VA_ARGS__, float, float)                                                                     \
+  X(__VA_ARGS__, half, half)                                                                       \
+  X(__VA_ARGS__, half, float) X(__VA_ARGS__, int, int) X(__VA_ARGS__, unsigned, unsigned)
+
+// (first, T) for each T of FHIU.
+#define POPOPS_WITH_FHIU(X, first, ...)                                                            \
+  X(__VA_ARGS__, first, float)                                                                     \
+  X(__VA_ARGS__, first, half) X(__VA_ARGS__, first, int) X(__VA_ARGS__, first, unsigned)
+// encodeOneHot: (index, output).
+#define POPOPS_PAIRS_ONE_HOT(X, ...)                                                               \
+  POPOPS_WITH_FHIU(X, unsigned, __VA_ARGS__) POPOPS_WITH_FHIU(X, int, __VA_ARGS__)
+// Key-value sorts: (key, value).
+#define POPOPS_PAIRS_SORT_KV(X, ...)                                                               \
+  POPOPS_WITH_FHIU(X, float, __VA_ARGS__)                                                          \
+  POPOPS_WITH_FHIU(X, half, __VA_ARGS__)                                                           \
+  POPOPS_WITH_FHIU(X, int, __VA_ARGS__) POPOPS_WITH_FHIU(X, unsigned, __VA_ARGS__)

@@ -20,6 +20,8 @@ struct VertexCost {
   poplar::Type type;
   poplar::Type outType;
   std::vector<unsigned> regions;
+  /// Slice vertices: the rows each region copies (numSubElements, or the number of indices).
+  unsigned slices = 0;
 };
 
 using CycleEstimator = std::uint64_t (*)(const VertexCost &);

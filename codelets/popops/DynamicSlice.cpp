@@ -1,0 +1,294 @@
+// Slicing vertices: dynamic slices and updates at one run-time offset (DynamicSlice*,
+// DynamicUpdateSlice*) and multi-slices and updates at a list of run-time indices (MultiSlice,
+// MultiUpdate, MultiUpdateAdd, MultiUpdateMax). Indices are read on the tile when the vertex runs;
+// popops::slice::resolveIndex (SliceIndex.hpp) says what an out-of-range one means.
+#include <poplar/Vertex.hpp>
+#include <popops/ElementwiseDevice.hpp>
+
+#include "SliceIndex.hpp"
+
+using namespace poplar;
+
+namespace popops {
+
+using device::Compute;
+
+namespace {
+
+/// Elements are moved as raw bits of their size (a half copy needs no float conversion).
+template <class T> struct BitsOf { using type = T; };
+template <> struct BitsOf<half> { using type = unsigned short; };
+template <> struct BitsOf<float> { using type = unsigned; };
+template <class T> using Bits = typename BitsOf<T>::type;
+
+/// Worker `wid`'s columns of a row of `n` elements that starts every n elements: whole 8-byte
+/// grains, unless rows do not start on 32-bit words, when worker 0 takes the row so that no two
+/// workers write one word. (The 1-D vectors are 4-byte aligned, so row 0 starts on a word.)
+__attribute__((always_inline)) inline device::WorkerRange rowWorkerRange(unsigned wid, unsigned n,
+                                                                         unsigned elemBytes) {
+  if ((n * elemBytes) & 3)
+    return wid == 0 ? device::WorkerRange{0, n} : device::WorkerRange{0, 0};
+  return device::workerRange(wid, n, elemBytes);
+}
+
+template <class B>
+__attribute__((always_inline)) inline void copyRow(B *dst, const B *src, unsigned begin,
+                                                   unsigned end) {
+  for (unsigned e = begin; e < end; ++e)
+    dst[e] = src[e];
+}
+
+template <class B>
+__attribute__((always_inline)) inline void zeroRow(B *dst, unsigned begin, unsigned end) {
+  for (unsigned e = begin; e < end; ++e)
+    dst[e] = 0;
+}
+
+/// The first base row of a dynamic slice at `offset`, or n (numBaseElements & SIZE_MASK) if the
+/// offset selects no row.
+__attribute__((always_inline)) inline unsigned firstRow(unsigned offset, unsigned numBaseAndFlags) {
+  return slice::resolveIndex(offset, 0, numBaseAndFlags);
+}
+
+} // namespace
+
+/// subT row k = baseT row (offset + k) mod numBaseElements, rows of regionSize elements, the
+/// columns split between the workers. An offset that selects no row writes zeros.
+template <class T> class DynamicSlice1D : public MultiVertex {
+public:
+  Input<unsigned> offset;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Output<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  const unsigned numBaseElements; // with the slice::REMAP_OUT_OF_BOUND / PADDING_INDEX flags
+  const unsigned numSubElements;
+  const unsigned regionSize;
+
+  void compute(unsigned wid) {
+    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+    const Bits<T> *base = reinterpret_cast<const Bits<T> *>(&baseT[0]);
+    Bits<T> *sub = reinterpret_cast<Bits<T> *>(&subT[0]);
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    unsigned row = firstRow(offset, numBaseElements);
+    for (unsigned k = 0; k < numSubElements; ++k, sub += regionSize) {
+      if (row == n) {
+        zeroRow(sub, r.begin, r.end);
+        continue;
+      }
+      copyRow(sub, base + row * regionSize, r.begin, r.end);
+      if (++row == n)
+        row = 0;
+    }
+  }
+};
+
+/// DynamicSlice1D over numRegions regions in one worker: baseT[r * numBaseElements + i] is row i
+/// of region r, subT[r * numSubElements + k] its slice row k.
+template <class T> class DynamicSlice2D : public Vertex {
+public:
+  Input<unsigned> offset;
+  Vector<Input<Vector<T>>> baseT;
+  Vector<Output<Vector<T>>> subT;
+  const unsigned numBaseElements;
+  const unsigned numSubElements;
+  const unsigned numRegions;
+
+  bool compute() {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    unsigned first = firstRow(offset, numBaseElements);
+    for (unsigned r = 0; r < numRegions; ++r) {
+      unsigned row = first;
+      for (unsigned k = 0; k < numSubElements; ++k) {
+        auto &out = subT[r * numSubElements + k];
+        Bits<T> *dst = reinterpret_cast<Bits<T> *>(&out[0]);
+        if (row == n) {
+          zeroRow(dst, 0, out.size());
+          continue;
+        }
+        const Bits<T> *src = reinterpret_cast<const Bits<T> *>(&baseT[r * n + row][0]);
+        copyRow(dst, src, 0, out.size());
+        if (++row == n)
+          row = 0;
+      }
+    }
+    return true;
+  }
+};
+
+/// baseT row (offset + k) mod numBaseElements = subT row k; an offset that selects no row
+/// changes nothing.
+template <class T> class DynamicUpdateSlice1D : public MultiVertex {
+public:
+  Input<unsigned> offset;
+  InOut<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  const unsigned numBaseElements;
+  const unsigned numSubElements;
+  const unsigned regionSize;
+
+  void compute(unsigned wid) {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    unsigned row = firstRow(offset, numBaseElements);
+    if (row == n)
+      return;
+    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+    Bits<T> *base = reinterpret_cast<Bits<T> *>(&baseT[0]);
+    const Bits<T> *sub = reinterpret_cast<const Bits<T> *>(&subT[0]);
+    for (unsigned k = 0; k < numSubElements; ++k, sub += regionSize) {
+      copyRow(base + row * regionSize, sub, r.begin, r.end);
+      if (++row == n)
+        row = 0;
+    }
+  }
+};
+
+template <class T> class DynamicUpdateSlice2D : public Vertex {
+public:
+  Input<unsigned> offset;
+  Vector<InOut<Vector<T>>> baseT;
+  Vector<Input<Vector<T>>> subT;
+  const unsigned numBaseElements;
+  const unsigned numSubElements;
+  const unsigned numRegions;
+
+  bool compute() {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    unsigned first = firstRow(offset, numBaseElements);
+    if (first == n)
+      return true;
+    for (unsigned r = 0; r < numRegions; ++r) {
+      unsigned row = first;
+      for (unsigned k = 0; k < numSubElements; ++k) {
+        auto &in = subT[r * numSubElements + k];
+        const Bits<T> *src = reinterpret_cast<const Bits<T> *>(&in[0]);
+        Bits<T> *dst = reinterpret_cast<Bits<T> *>(&baseT[r * n + row][0]);
+        copyRow(dst, src, 0, in.size());
+        if (++row == n)
+          row = 0;
+      }
+    }
+    return true;
+  }
+};
+
+/// subT row o = baseT row offsets[o] (rows of regionSize elements); an index that selects no row
+/// gives a row of zeros. The workers split the indices (splitOffsets, when rows are whole 32-bit
+/// words) or the columns.
+template <class T> class MultiSlice : public MultiVertex {
+public:
+  Input<Vector<unsigned>> offsets;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Output<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  const unsigned baseOffset;
+  const unsigned numBaseElements; // with the slice::REMAP_OUT_OF_BOUND / PADDING_INDEX flags
+  const unsigned regionSize;
+  const bool splitOffsets;
+
+  void compute(unsigned wid) {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    unsigned oBegin = 0, oEnd = offsets.size(), cBegin = 0, cEnd = regionSize;
+    if (splitOffsets) {
+      auto r = device::workerRange(wid, offsets.size(), 8);
+      oBegin = r.begin;
+      oEnd = r.end;
+    } else {
+      auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+      cBegin = r.begin;
+      cEnd = r.end;
+    }
+    const Bits<T> *base = reinterpret_cast<const Bits<T> *>(&baseT[0]);
+    Bits<T> *sub = reinterpret_cast<Bits<T> *>(&subT[0]);
+    for (unsigned o = oBegin; o < oEnd; ++o) {
+      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
+      Bits<T> *dst = sub + o * regionSize;
+      if (row == n)
+        zeroRow(dst, cBegin, cEnd);
+      else
+        copyRow(dst, base + row * regionSize, cBegin, cEnd);
+    }
+  }
+};
+
+/// baseT row offsets[o] = subT row o, in index order (a later duplicate wins); indices that
+/// select no row are skipped. The workers split the columns.
+template <class T> class MultiUpdate : public MultiVertex {
+public:
+  Input<Vector<unsigned>> offsets;
+  InOut<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  const unsigned baseOffset;
+  const unsigned numBaseElements;
+  const unsigned regionSize;
+
+  void compute(unsigned wid) {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+    Bits<T> *base = reinterpret_cast<Bits<T> *>(&baseT[0]);
+    const Bits<T> *sub = reinterpret_cast<const Bits<T> *>(&subT[0]);
+    for (unsigned o = 0; o < offsets.size(); ++o) {
+      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
+      if (row != n)
+        copyRow(base + row * regionSize, sub + o * regionSize, r.begin, r.end);
+    }
+  }
+};
+
+/// baseT row offsets[o] += scale * subT row o, accumulated in the compute type (float for half)
+/// and stored after each index; indices that select no row are skipped.
+template <class T, class ScaleT> class MultiUpdateAdd : public MultiVertex {
+public:
+  Input<Vector<unsigned>> offsets;
+  InOut<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  Input<Vector<ScaleT, VectorLayout::ONE_PTR>> scale;
+  const unsigned baseOffset;
+  const unsigned numBaseElements;
+  const unsigned regionSize;
+
+  void compute(unsigned wid) {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+    Compute<T> s = Compute<ScaleT>(scale[0]);
+    for (unsigned o = 0; o < offsets.size(); ++o) {
+      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
+      if (row == n)
+        continue;
+      T *dst = &baseT[row * regionSize];
+      const T *src = &subT[o * regionSize];
+      for (unsigned e = r.begin; e < r.end; ++e)
+        dst[e] = Compute<T>(dst[e]) + s * Compute<T>(src[e]);
+    }
+  }
+};
+
+/// baseT row offsets[o] = max(itself, subT row o); indices that select no row are skipped.
+template <class T> class MultiUpdateMax : public MultiVertex {
+public:
+  Input<Vector<unsigned>> offsets;
+  InOut<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  const unsigned baseOffset;
+  const unsigned numBaseElements;
+  const unsigned regionSize;
+
+  void compute(unsigned wid) {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+    for (unsigned o = 0; o < offsets.size(); ++o) {
+      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
+      if (row == n)
+        continue;
+      T *dst = &baseT[row * regionSize];
+      const T *src = &subT[o * regionSize];
+      for (unsigned e = r.begin; e < r.end; ++e) {
+        Compute<T> a = dst[e], b = src[e];
+        if (b > a)
+          dst[e] = src[e];
+      }
+    }
+  }
+};
+
+} // namespace popops
+
+#define POPOPS_FAMILY_DynamicSlice
+#include "Instantiate.hpp"

@@ -1,0 +1,133 @@
+// Host reference for the slicing ops: index arithmetic over row-major shapes.
+#include "Slice.hpp"
+
+#include "HostData.hpp"
+
+#include <algorithm>
+
+namespace popsdk::reference {
+
+namespace {
+
+std::vector<std::size_t> stridesOf(const std::vector<std::size_t> &shape) {
+  std::vector<std::size_t> strides(shape.size(), 1);
+  for (std::size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+std::size_t product(const std::vector<std::size_t> &shape) {
+  std::size_t n = 1;
+  for (auto d : shape)
+    n *= d;
+  return n;
+}
+
+/// Calls f(outIndex, sourceIndex or -1) for each element of the slice of `shape`.
+template <class F>
+void forEachSliced(const std::vector<std::size_t> &shape, const std::vector<std::int64_t> &offsets,
+                   const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                   IndexRules rules, F f) {
+  auto outShape = shape;
+  std::vector<long long> start(shape.size(), 0);
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    outShape[dims[i]] = sizes[i];
+    start[dims[i]] = resolveIndex(offsets[i], shape[dims[i]], rules);
+  }
+  auto strides = stridesOf(shape);
+  std::size_t total = product(outShape);
+  for (std::size_t o = 0; o < total; ++o) {
+    std::size_t rem = o;
+    long long src = 0;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      std::size_t idx = rem % outShape[d];
+      rem /= outShape[d];
+      if (start[d] < 0) {
+        src = -1;
+        break;
+      }
+      src += static_cast<long long>(((start[d] + idx) % shape[d]) * strides[d]);
+    }
+    f(o, src);
+  }
+}
+
+} // namespace
+
+long long resolveIndex(std::int64_t index, std::size_t n, IndexRules rules) {
+  if (index >= 0 && static_cast<std::uint64_t>(index) < n)
+    return index;
+  // The device reads indices as unsigned 32-bit values.
+  std::uint32_t u = static_cast<std::uint32_t>(index);
+  if (rules.padding && u == n)
+    return -1;
+  if (rules.remap)
+    return n > 0 ? 0 : -1;
+  return -1;
+}
+
+std::vector<double> dynamicSlice(const std::vector<double> &t,
+                                 const std::vector<std::size_t> &shape,
+                                 const std::vector<std::int64_t> &offsets,
+                                 const std::vector<std::size_t> &dims,
+                                 const std::vector<std::size_t> &sizes, IndexRules rules) {
+  auto outShape = shape;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    outShape[dims[i]] = sizes[i];
+  std::vector<double> out(product(outShape));
+  forEachSliced(shape, offsets, dims, sizes, rules,
+                [&](std::size_t o, long long src) { out[o] = src < 0 ? 0.0 : t[src]; });
+  return out;
+}
+
+std::vector<double> dynamicUpdate(std::vector<double> t, const std::vector<std::size_t> &shape,
+                                  const std::vector<double> &s,
+                                  const std::vector<std::int64_t> &offsets,
+                                  const std::vector<std::size_t> &dims,
+                                  const std::vector<std::size_t> &sizes, IndexRules rules) {
+  forEachSliced(shape, offsets, dims, sizes, rules, [&](std::size_t o, long long dst) {
+    if (dst >= 0)
+      t[dst] = s[o];
+  });
+  return t;
+}
+
+std::vector<double> multiSlice(const std::vector<double> &t, const std::vector<std::size_t> &shape,
+                               const std::vector<std::int64_t> &indices, std::size_t dim,
+                               IndexRules rules) {
+  std::vector<double> out;
+  for (auto index : indices) {
+    auto slice = dynamicSlice(t, shape, {index}, {dim}, {1}, rules);
+    out.insert(out.end(), slice.begin(), slice.end());
+  }
+  return out;
+}
+
+std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::size_t> &shape,
+                                const std::vector<double> &s,
+                                const std::vector<std::int64_t> &indices, std::size_t dim,
+                                UpdateOp op, double scale, poplar::Type type, IndexRules rules) {
+  auto sliceShape = shape;
+  sliceShape[dim] = 1;
+  std::size_t sliceElems = product(sliceShape);
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    forEachSliced(shape, {indices[i]}, {dim}, {1}, rules, [&](std::size_t o, long long dst) {
+      if (dst < 0)
+        return;
+      double x = s[i * sliceElems + o];
+      switch (op) {
+      case UpdateOp::Copy:
+        t[dst] = x;
+        break;
+      case UpdateOp::Add:
+        t[dst] = popsdk::test::roundTo(type, t[dst] + scale * x);
+        break;
+      case UpdateOp::Max:
+        t[dst] = std::max(t[dst], x);
+        break;
+      }
+    });
+  return t;
+}
+
+} // namespace popsdk::reference

@@ -1,0 +1,53 @@
+// Host reference for popops' slicing ops: dynamic slices and updates at one offset per
+// dimension, multi-slices and multi-updates at a list of indices, on row-major host values.
+#pragma once
+
+#include <poplar/Type.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace popsdk::reference {
+
+/// How an index beyond a dimension of size n is read: remapOutOfBoundIndices makes it 0;
+/// paddingIndexUsed makes n itself a padding index (zeros, no update); any other gives zeros
+/// for a slice and no update.
+struct IndexRules {
+  bool remap = false;
+  bool padding = false;
+};
+
+/// The position `index` selects in a dimension of size n, or -1 for none.
+long long resolveIndex(std::int64_t index, std::size_t n, IndexRules rules);
+
+/// dynamicSlice: dimension dims[i] sliced to sizes[i] elements from offsets[i], wrapping round.
+std::vector<double> dynamicSlice(const std::vector<double> &t,
+                                 const std::vector<std::size_t> &shape,
+                                 const std::vector<std::int64_t> &offsets,
+                                 const std::vector<std::size_t> &dims,
+                                 const std::vector<std::size_t> &sizes, IndexRules rules = {});
+
+/// dynamicUpdate: `t` with `s` written where dynamicSlice would read it.
+std::vector<double> dynamicUpdate(std::vector<double> t, const std::vector<std::size_t> &shape,
+                                  const std::vector<double> &s,
+                                  const std::vector<std::int64_t> &offsets,
+                                  const std::vector<std::size_t> &dims,
+                                  const std::vector<std::size_t> &sizes, IndexRules rules = {});
+
+/// multiSlice: [indices, shape with dim of size 1], zeros for an index that selects nothing.
+std::vector<double> multiSlice(const std::vector<double> &t, const std::vector<std::size_t> &shape,
+                               const std::vector<std::int64_t> &indices, std::size_t dim,
+                               IndexRules rules = {});
+
+enum class UpdateOp { Copy, Add, Max };
+
+/// multiUpdate / multiUpdateAdd (t += scale * s, each sum rounded to `type`) / multiUpdateMax,
+/// applied index by index in order.
+std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::size_t> &shape,
+                                const std::vector<double> &s,
+                                const std::vector<std::int64_t> &indices, std::size_t dim,
+                                UpdateOp op, double scale, poplar::Type type,
+                                IndexRules rules = {});
+
+} // namespace popsdk::reference
