@@ -983,9 +983,9 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
       return true;
     }
     default:
-      return fail(i, std::string("64-bit integer '") + i.getOpcodeName() +
-                         "' is not supported on the tile yet (the IPU has no 64-bit divide; "
-                         "divide 32-bit values)");
+      // Division and remainder were expanded into loops before the lowering.
+      return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
+                         "' instruction yet");
     }
   }
   if (const auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i)) {
@@ -1131,6 +1131,29 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
   case llvm::Intrinsic::fshl:
   case llvm::Intrinsic::fshr:
     return lowerFunnelShift(i, id == llvm::Intrinsic::fshl);
+  case llvm::Intrinsic::ctlz:
+  case llvm::Intrinsic::cttz: {
+    // The count in the word that decides it, plus 32 when that word is zero.
+    bool leading = id == llvm::Intrinsic::ctlz;
+    Reg first = leading ? a.hi : a.lo, second = leading ? a.lo : a.hi;
+    Reg c1 = tmp(), c2 = tmp(), c2plus = tmp(), empty = tmp();
+    Opcode count = leading ? Opcode::Clz : Opcode::Ctz;
+    emit(count, c1, first);
+    emit(count, c2, second);
+    emit(Opcode::Addi, c2plus, c2, 0, 0, 32);
+    emit(Opcode::Cmpeqi, empty, first, 0, 0, 0);
+    emit(Opcode::Sel, d.lo, c2plus, c1, empty);
+    emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+    return true;
+  }
+  case llvm::Intrinsic::ctpop: {
+    Reg p1 = tmp(), p2 = tmp();
+    emit(Opcode::Popc, p1, a.lo);
+    emit(Opcode::Popc, p2, a.hi);
+    emit(Opcode::Add, d.lo, p1, p2);
+    emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+    return true;
+  }
   case llvm::Intrinsic::abs: {
     Wide n = wideSub({poplar::isa::kRegZero, poplar::isa::kRegZero}, a);
     Reg negative = tmp();

@@ -96,6 +96,33 @@ TEST(RealWorld, Int64ShiftsAndComparesMatchTheHost) {
                                << " n=" << amounts[k / 5];
 }
 
+TEST(RealWorld, Int64DivisionAndBitCountsMatchTheHost) {
+  std::mt19937_64 rng(17);
+  std::vector<long long> num(30), den(30);
+  for (std::size_t i = 0; i < num.size(); ++i) {
+    num[i] = (long long)rng() >> (i % 40);
+    den[i] = (long long)(rng() >> (20 + i % 44)) * (i % 3 == 0 ? -1 : 1);
+    if (den[i] == 0)
+      den[i] = 3;
+  }
+  num[0] = INT64_MIN;
+  den[0] = 7;
+  num[1] = 5;
+  den[1] = -1;
+  Rig rig("Int64.cpp");
+  auto out = rig.rawTensor(LONGLONG, std::vector<std::uint8_t>(6 * 8 * num.size()));
+  auto v = rig.vertex("Divide64");
+  rig.graph().connect(v["num"], rig.rawTensor(LONGLONG, toBytes(num)));
+  rig.graph().connect(v["den"], rig.rawTensor(LONGLONG, toBytes(den)));
+  rig.graph().connect(v["out"], out);
+  ASSERT_EQ(rig.run(), "");
+  std::vector<long long> want(6 * num.size());
+  int64k::divide(num.data(), den.data(), unsigned(num.size()), want.data());
+  auto got = fromBytes<long long>(rig.bytes(out));
+  for (std::size_t k = 0; k < want.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << num[k / 6] << " / " << den[k / 6] << " result " << k % 6;
+}
+
 TEST(RealWorld, EightByteStructCopies) {
   Rig rig("Int64.cpp");
   std::vector<double> pairs = randomData(14, -9, 9, 0.5, 4);

@@ -1,7 +1,7 @@
 // 64-bit integers as real codelets use them: poprand's xoroshiro128+ generator (uint64_t
 // state, rotates, shifts, xors, adds), 64-bit accumulation over int, unsigned and long long
-// elements with min/max/llabs, run-time shifts and compares, and an 8-byte struct copied by
-// value (which LLVM moves as one i64).
+// elements with min/max/llabs, run-time shifts and compares, division and bit counts, and an
+// 8-byte struct copied by value (which LLVM moves as one i64).
 #include "Int64Kernels.hpp"
 
 #include <poplar/Vertex.hpp>
@@ -41,6 +41,18 @@ public:
 
   bool compute() {
     int64k::shifts(&in[0], &amounts[0], in.size(), &out[0]);
+    return true;
+  }
+};
+
+class Divide64 : public Vertex {
+public:
+  Input<Vector<long long>> num;
+  Input<Vector<long long, VectorLayout::ONE_PTR>> den;
+  Output<Vector<long long, VectorLayout::ONE_PTR>> out;
+
+  bool compute() {
+    int64k::divide(&num[0], &den[0], num.size(), &out[0]);
     return true;
   }
 };

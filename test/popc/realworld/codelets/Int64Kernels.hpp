@@ -70,4 +70,18 @@ inline void shifts(const long long *in, const unsigned *amounts, unsigned size, 
   }
 }
 
+/// Quotient and remainder, signed and unsigned, and the bit counts of 64-bit values.
+inline void divide(const long long *num, const long long *den, unsigned n, long long *out) {
+  for (unsigned i = 0; i < n; ++i) {
+    long long a = num[i], b = den[i];
+    unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b;
+    out[6 * i] = a / b;
+    out[6 * i + 1] = a % b;
+    out[6 * i + 2] = (long long)(ua / ub);
+    out[6 * i + 3] = (long long)(ua % ub);
+    out[6 * i + 4] = __builtin_clzll(ua | 1) + 64 * __builtin_ctzll(ub | (1ull << 63));
+    out[6 * i + 5] = __builtin_popcountll(ua ^ ub);
+  }
+}
+
 } // namespace int64k
