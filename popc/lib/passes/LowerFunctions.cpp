@@ -322,6 +322,14 @@ private:
   bool lowerWide(const llvm::Instruction &i);
   bool lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id);
   Reg wideLess(Wide a, Wide b, bool isSigned);
+  Reg unsignedWideToFloat(Wide v);
+  Reg signedWideToFloat(Wide v);
+  Wide floatToWide(Reg f, bool isSigned);
+  void roundToHalf(Reg r) {
+    Reg h = tmp();
+    emit(Opcode::Ftoh, h, r);
+    emit(Opcode::Htof, r, h);
+  }
   Wide wideSub(Wide a, Wide b);
   Wide wideShift(llvm::Instruction::BinaryOps kind, Wide a, Reg amount);
   bool lowerFunnelShift(const llvm::CallInst &i, bool left);
@@ -890,6 +898,69 @@ Reg FunctionLowering::wideLess(Wide a, Wide b, bool isSigned) {
   return d;
 }
 
+Reg FunctionLowering::unsignedWideToFloat(Wide v) {
+  // hi = 0: utof rounds lo correctly. Otherwise shift the top set bit to bit 63; the high word
+  // has 8 bits below float's 24, so OR-ing the rest in as a sticky bit keeps utof's rounding
+  // correct; then scale by 2^(32 - shift), exactly.
+  Reg n = tmp(), small = tmp(), sticky = tmp(), top = tmp(), t = tmp(), scale = tmp(), e = tmp(),
+      big = tmp(), lowOnly = tmp(), r = tmp();
+  emit(Opcode::Clz, n, v.hi);
+  Wide shifted = wideShift(llvm::Instruction::Shl, v, n);
+  emit(Opcode::Cmpnei, sticky, shifted.lo, 0, 0, 0);
+  emit(Opcode::Or, top, shifted.hi, sticky);
+  emit(Opcode::Utof, t, top);
+  emit(Opcode::Sub, e, poplar::isa::kRegZero, n); // 2^(32 - n): exponent bits (159 - n) << 23
+  emit(Opcode::Addi, e, e, 0, 0, 159);
+  emit(Opcode::Shli, scale, e, 0, 0, 23);
+  emit(Opcode::Fmul, big, t, scale);
+  emit(Opcode::Utof, lowOnly, v.lo);
+  emit(Opcode::Cmpeqi, small, v.hi, 0, 0, 0);
+  emit(Opcode::Sel, r, lowOnly, big, small);
+  return r;
+}
+
+Reg FunctionLowering::signedWideToFloat(Wide v) {
+  Reg negative = tmp(), mlo = tmp(), mhi = tmp(), f = tmp(), nf = tmp(), r = tmp();
+  emit(Opcode::Cmplti, negative, v.hi, 0, 0, 0);
+  Wide n = wideSub({poplar::isa::kRegZero, poplar::isa::kRegZero}, v);
+  emit(Opcode::Sel, mlo, n.lo, v.lo, negative);
+  emit(Opcode::Sel, mhi, n.hi, v.hi, negative);
+  emit(Opcode::Mov, f, unsignedWideToFloat({mlo, mhi}));
+  emit(Opcode::Fneg, nf, f);
+  emit(Opcode::Sel, r, nf, f, negative);
+  return r;
+}
+
+Wide FunctionLowering::floatToWide(Reg f, bool isSigned) {
+  // |f| < 2^32: ftou of the truncated magnitude. Above, f is a multiple of 2^9: the high word
+  // is trunc(|f| / 2^32) and |f| - high * 2^32 is exact. NaN converts to 0 as ftou does.
+  Reg a = tmp(), inv = tmp(), scaled = tmp(), hi = tmp(), hiF = tmp(), two32 = tmp(),
+      hiPart = tmp(), rest = tmp(), lo = tmp(), small = tmp(), smallLo = tmp();
+  emit(Opcode::Fabs, a, f);
+  emit(Opcode::Movi, inv, 0, 0, 0, 0x2f800000);   // 2^-32
+  emit(Opcode::Movi, two32, 0, 0, 0, 0x4f800000); // 2^32
+  emit(Opcode::Fmul, scaled, a, inv);
+  emit(Opcode::Ftou, hi, scaled);
+  emit(Opcode::Utof, hiF, hi);
+  emit(Opcode::Fmul, hiPart, hiF, two32);
+  emit(Opcode::Fsub, rest, a, hiPart);
+  emit(Opcode::Ftou, lo, rest);
+  emit(Opcode::Flt, small, a, two32);
+  emit(Opcode::Ftou, smallLo, a);
+  Wide m{tmp(), tmp()};
+  emit(Opcode::Sel, m.lo, smallLo, lo, small);
+  emit(Opcode::Sel, m.hi, poplar::isa::kRegZero, hi, small);
+  if (!isSigned)
+    return m;
+  Reg negative = tmp();
+  emit(Opcode::Flt, negative, f, poplar::isa::kRegZero);
+  Wide n = wideSub({poplar::isa::kRegZero, poplar::isa::kRegZero}, m);
+  Wide d{tmp(), tmp()};
+  emit(Opcode::Sel, d.lo, n.lo, m.lo, negative);
+  emit(Opcode::Sel, d.hi, n.hi, m.hi, negative);
+  return d;
+}
+
 Wide FunctionLowering::wideSub(Wide a, Wide b) {
   Wide d{tmp(), tmp()};
   Reg borrow = tmp(), hi = tmp();
@@ -1035,9 +1106,27 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
     case llvm::Instruction::IntToPtr:
       emit(Opcode::Mov, regFor(&i), wide(src).lo);
       return true;
+    case llvm::Instruction::UIToFP:
+    case llvm::Instruction::SIToFP: {
+      Wide v = wide(src);
+      Reg r = c->getOpcode() == llvm::Instruction::SIToFP ? signedWideToFloat(v)
+                                                          : unsignedWideToFloat(v);
+      if (i.getType()->isHalfTy()) // below 2^24 (above, a half overflows): one rounding
+        roundToHalf(r);
+      emit(Opcode::Mov, regFor(&i), r);
+      return true;
+    }
+    case llvm::Instruction::FPToUI:
+    case llvm::Instruction::FPToSI: {
+      Wide r = floatToWide(value(src), c->getOpcode() == llvm::Instruction::FPToSI);
+      Wide d = wideFor(&i);
+      emit(Opcode::Mov, d.lo, r.lo);
+      emit(Opcode::Mov, d.hi, r.hi);
+      return true;
+    }
     default:
-      return fail(i, "conversions between 64-bit integers and floating point are not "
-                     "supported on the tile yet");
+      return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
+                         "' conversion yet");
     }
   }
   if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) {

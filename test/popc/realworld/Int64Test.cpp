@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -121,6 +122,41 @@ TEST(RealWorld, Int64DivisionAndBitCountsMatchTheHost) {
   auto got = fromBytes<long long>(rig.bytes(out));
   for (std::size_t k = 0; k < want.size(); ++k)
     EXPECT_EQ(got[k], want[k]) << num[k / 6] << " / " << den[k / 6] << " result " << k % 6;
+}
+
+TEST(RealWorld, Int64FloatConversionsMatchTheHost) {
+  std::mt19937_64 rng(23);
+  std::vector<long long> in;
+  std::vector<float> floats;
+  for (int k = 0; k < 64; ++k) {
+    in.push_back((long long)rng() >> k); // every magnitude, both signs
+    in.push_back((long long)(rng() >> k) | 1);
+    floats.push_back(std::ldexp(float(std::int32_t(rng())), k % 51 - 20)); // below 2^62
+    floats.push_back(float(k) - 31.75f);
+  }
+  // Ties at float's precision, and the extremes.
+  in.insert(in.end(), {(1ll << 40) + (1ll << 16), (1ll << 40) + (3ll << 16), INT64_MIN, INT64_MAX,
+                       -1, 0, (1ll << 24) + 1});
+  floats.insert(floats.end(), {0.0f, -0.0f, 4294967296.0f, 9.2e18f, -9.2e18f, 0.999f});
+  floats.resize(in.size(), 1.0f);
+  Rig rig("Int64.cpp");
+  auto tf = rig.rawTensor(FLOAT, std::vector<std::uint8_t>(4 * 2 * in.size()));
+  auto ti = rig.rawTensor(LONGLONG, std::vector<std::uint8_t>(8 * 2 * in.size()));
+  auto v = rig.vertex("Convert64");
+  rig.graph().connect(v["in"], rig.rawTensor(LONGLONG, toBytes(in)));
+  rig.graph().connect(v["floats"], rig.rawTensor(FLOAT, toBytes(floats)));
+  rig.graph().connect(v["toFloat"], tf);
+  rig.graph().connect(v["toInt"], ti);
+  ASSERT_EQ(rig.run(), "");
+  std::vector<float> wantF(2 * in.size());
+  std::vector<long long> wantI(2 * in.size());
+  int64k::convert(in.data(), floats.data(), unsigned(in.size()), wantF.data(), wantI.data());
+  auto gotF = fromBytes<float>(rig.bytes(tf));
+  auto gotI = fromBytes<long long>(rig.bytes(ti));
+  for (std::size_t k = 0; k < wantF.size(); ++k) {
+    EXPECT_EQ(gotF[k], wantF[k]) << "to float of " << in[k / 2] << (k % 2 ? " unsigned" : "");
+    EXPECT_EQ(gotI[k], wantI[k]) << "to int of " << floats[k / 2] << (k % 2 ? " unsigned" : "");
+  }
 }
 
 TEST(RealWorld, EightByteStructCopies) {

@@ -1,7 +1,7 @@
 // 64-bit integers as real codelets use them: poprand's xoroshiro128+ generator (uint64_t
 // state, rotates, shifts, xors, adds), 64-bit accumulation over int, unsigned and long long
-// elements with min/max/llabs, run-time shifts and compares, division and bit counts, and an
-// 8-byte struct copied by value (which LLVM moves as one i64).
+// elements with min/max/llabs, run-time shifts and compares, division and bit counts, conversions
+// to and from float, and an 8-byte struct copied by value (which LLVM moves as one i64).
 #include "Int64Kernels.hpp"
 
 #include <poplar/Vertex.hpp>
@@ -53,6 +53,19 @@ public:
 
   bool compute() {
     int64k::divide(&num[0], &den[0], num.size(), &out[0]);
+    return true;
+  }
+};
+
+class Convert64 : public Vertex {
+public:
+  Input<Vector<long long>> in;
+  Input<Vector<float, VectorLayout::ONE_PTR>> floats;
+  Output<Vector<float, VectorLayout::ONE_PTR>> toFloat;
+  Output<Vector<long long, VectorLayout::ONE_PTR>> toInt;
+
+  bool compute() {
+    int64k::convert(&in[0], &floats[0], in.size(), &toFloat[0], &toInt[0]);
     return true;
   }
 };

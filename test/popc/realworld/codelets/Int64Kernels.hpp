@@ -84,4 +84,15 @@ inline void divide(const long long *num, const long long *den, unsigned n, long 
   }
 }
 
+/// Conversions between 64-bit integers and float (popops Cast with long long), both ways.
+inline void convert(const long long *in, const float *floats, unsigned n, float *toFloat,
+                    long long *toInt) {
+  for (unsigned i = 0; i < n; ++i) {
+    toFloat[2 * i] = float(in[i]);
+    toFloat[2 * i + 1] = float((unsigned long long)in[i]);
+    toInt[2 * i] = (long long)floats[i];
+    toInt[2 * i + 1] = (long long)(unsigned long long)(floats[i] < 0 ? -floats[i] : floats[i]);
+  }
+}
+
 } // namespace int64k
