@@ -130,4 +130,21 @@ std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::si
   return t;
 }
 
+std::vector<double> gather(const std::vector<double> &t, const std::vector<std::size_t> &shape,
+                           const std::vector<std::int64_t> &indices, std::size_t axis) {
+  std::size_t outer = 1, inner = 1;
+  for (std::size_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (std::size_t d = axis + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  std::vector<double> out;
+  for (std::size_t o = 0; o < outer; ++o)
+    for (auto index : indices) {
+      long long row = resolveIndex(index, shape[axis], {});
+      for (std::size_t i = 0; i < inner; ++i)
+        out.push_back(row < 0 ? 0.0 : t[(o * shape[axis] + row) * inner + i]);
+    }
+  return out;
+}
+
 } // namespace popsdk::reference

@@ -50,4 +50,9 @@ std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::si
                                 UpdateOp op, double scale, poplar::Type type,
                                 IndexRules rules = {});
 
+/// gather along `axis`: [shape[:axis], indices' shape, shape[axis+1:]] (indices flattened in
+/// row-major order), zeros for an index beyond the axis.
+std::vector<double> gather(const std::vector<double> &t, const std::vector<std::size_t> &shape,
+                           const std::vector<std::int64_t> &indices, std::size_t axis);
+
 } // namespace popsdk::reference

@@ -7,6 +7,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <popops/DynamicSlice.hpp>
+#include <popops/Gather.hpp>
 #include <poputil/exceptions.hpp>
 
 #include <gtest/gtest.h>
@@ -129,6 +130,55 @@ TEST(PopopsMultiSlice, ConstantIndices) {
   h.output("out", out);
   h.run();
   EXPECT_EQ(h.result("out"), ref::multiSlice(values, {8, 6}, {7, 1, 9, 1}, 1));
+}
+
+// ---- gather ---------------------------------------------------------------------------------
+
+void checkGather(Type type, const std::vector<std::size_t> &shape, unsigned axis,
+                 const std::vector<std::size_t> &indexShape,
+                 const std::vector<std::int64_t> &indices, bool createInput = false) {
+  OpHarness h(4);
+  auto values = testValues(type, count(shape), -9, 9);
+  Tensor t;
+  if (createInput) {
+    t = popops::createGatherInput(h.graph(), type, shape, axis, {}, "input");
+    h.write("t", t, values);
+  } else {
+    t = h.input("t", type, shape, values);
+  }
+  Tensor idx = h.input("idx", UNSIGNED_INT, indexShape, asDoubles(indices));
+  Tensor out = popops::gather(h.graph(), t, idx, axis, h.prog(), {}, "gather");
+  std::vector<std::size_t> expectedShape(shape.begin(), shape.begin() + axis);
+  expectedShape.insert(expectedShape.end(), indexShape.begin(), indexShape.end());
+  expectedShape.insert(expectedShape.end(), shape.begin() + axis + 1, shape.end());
+  ASSERT_EQ(out.shape(), expectedShape);
+  h.output("out", out);
+  h.run();
+  EXPECT_EQ(h.result("out"), ref::gather(values, shape, indices, axis));
+}
+
+TEST(PopopsGather, AxesIndexShapesAndOutOfRange) {
+  checkGather(FLOAT, {10, 4}, 0, {3}, {9, 0, 4});
+  checkGather(HALF, {3, 8, 5}, 1, {2, 2}, {7, 0, 3, 3}, true);
+  checkGather(INT, {6, 7}, 1, {4}, {6, 7, 100, 0});
+  checkGather(UNSIGNED_INT, {5}, 0, {2, 1}, {4, 1}, true);
+}
+
+TEST(PopopsGather, Errors) {
+  OpHarness h(2);
+  Tensor t = h.input("t", FLOAT, {6, 4}, hostData(FLOAT, 24, 0, 1));
+  Tensor idx = h.input("idx", UNSIGNED_INT, {3}, {0, 1, 2});
+  Tensor idxFloat = h.input("idxFloat", FLOAT, {3}, {0, 1, 2});
+  using poputil::poplibs_error;
+  expectThrowsWith<poplibs_error>([&] { popops::gather(h.graph(), t, idx, 2, h.prog(), {}); },
+                                  {"popops::gather", "axis 2", "{6,4}"});
+  expectThrowsWith<poplibs_error>([&] { popops::gather(h.graph(), t, idxFloat, 0, h.prog(), {}); },
+                                  {"popops::gather", "indices", "float"});
+  expectThrowsWith<poplibs_error>(
+      [&] {
+        popops::createGatherInput(h.graph(), FLOAT, {6, 4}, 3);
+      },
+      {"popops::createGatherInput", "axis 3", "{6,4}"});
 }
 
 // ---- Updates ----------------------------------------------------------------------------------
