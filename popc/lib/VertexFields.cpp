@@ -192,11 +192,30 @@ private:
   const std::string &vertexName_;
 };
 
+/// The poplar/VectorTypes.hpp name of a vector type (float2, half4, uint2, ...), or "".
+std::string vectorTypeName(QualType type) {
+  const auto *vt = type.getCanonicalType()->getAs<clang::VectorType>();
+  if (!vt)
+    return "";
+  static const std::pair<const char *, const char *> prefixes[] = {
+      {"float", "float"},       {"half", "half"},        {"int", "int"},
+      {"unsigned int", "uint"}, {"short", "short"},      {"unsigned short", "ushort"},
+      {"char", "char"},         {"signed char", "char"}, {"unsigned char", "uchar"},
+      {"long long", "longlong"}};
+  std::string element = elementTypeName(vt->getElementType());
+  for (const auto &[from, to] : prefixes)
+    if (element == from)
+      return to + std::to_string(vt->getNumElements());
+  return "";
+}
+
 void printTemplateArgument(const TemplateArgument &arg, const ASTContext &ctx,
                            llvm::raw_ostream &os) {
   switch (arg.getKind()) {
   case TemplateArgument::Type: {
     std::string name = elementTypeName(arg.getAsType());
+    if (name.empty())
+      name = vectorTypeName(arg.getAsType());
     if (name.empty())
       name = arg.getAsType().getAsString(ctx.getPrintingPolicy());
     os << name;

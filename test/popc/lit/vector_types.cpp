@@ -15,6 +15,19 @@ public:
     return true;
   }
 };
+// Vertex names spell vector template arguments as poplar/VectorTypes.hpp does.
+template <typename V> class Zero : public poplar::Vertex {
+public:
+  poplar::Output<poplar::Vector<float, poplar::VectorLayout::SPAN, 8>> v;
+  bool compute() {
+    *reinterpret_cast<V *>(&v[0]) = V{};
+    return true;
+  }
+};
+template class Zero<float2>;
+template class Zero<half4>;
+// CHECK-DAG: ; vertex Zero<float2> (Vertex)
+// CHECK-DAG: ; vertex Zero<half4> (Vertex)
 // CHECK-LABEL: __runCodelet_Scale2:
 // CHECK: vector_types.cpp:14:14
 // CHECK-NEXT: ld32 [[X:r[0-9]+]], {{\[}}[[P:r[0-9]+]]{{\]}}

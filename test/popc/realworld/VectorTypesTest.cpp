@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 using namespace poplar;
@@ -66,6 +68,23 @@ TEST(RealWorld, Int2Short2Conversions) {
     std::int32_t back = std::int16_t(a);
     std::int32_t f = std::int32_t(float(a) * 0.5f);
     EXPECT_EQ(got[i], double(a * 3 - back + f)) << i;
+  }
+}
+
+TEST(RealWorld, IpuVectorMathOnFloat2AndHalf4) {
+  for (Type type : {FLOAT, HALF}) {
+    Rig rig("VectorTypes.cpp");
+    auto data = randomData(24, -4, 4, 0.25, 6);
+    auto t = rig.tensor(type, data);
+    auto v = rig.vertex(type == FLOAT ? "VectorSigmoidRelu<float2,float,2>"
+                                      : "VectorSigmoidRelu<half4,half,4>");
+    rig.graph().connect(v["data"], t);
+    ASSERT_EQ(rig.run(), "");
+    auto got = rig.values(t);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      double want = std::max(0.0, 1 / (1 + std::exp(-data[i])) - 0.5);
+      EXPECT_NEAR(got[i], want, type == HALF ? 1e-3 : 1e-6) << type.toString() << " " << i;
+    }
   }
 }
 

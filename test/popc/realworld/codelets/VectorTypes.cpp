@@ -1,6 +1,7 @@
 // Vector types from poplar/VectorTypes.hpp as PopLibs' C++ paths use them: a float2 axpy over
 // 64-bit aligned data, half4 arithmetic with element access and swizzles, int2 / short2 math
-// and conversions between vector types.
+// and conversions between vector types, and ipu:: math on float2 and half4.
+#include <ipu_vector_math>
 #include <poplar/VectorTypes.hpp>
 #include <poplar/Vertex.hpp>
 
@@ -60,3 +61,19 @@ public:
     return true;
   }
 };
+
+// popnn-style non-linearity on 64-bit vectors: ipu::sigmoid / ipu::fmax lane by lane.
+template <typename V, typename T, unsigned N> class VectorSigmoidRelu : public Vertex {
+public:
+  InOut<Vector<T, VectorLayout::SPAN, 8>> data;
+
+  bool compute() {
+    V *p = reinterpret_cast<V *>(&data[0]);
+    const V zero = {};
+    for (unsigned i = 0; i < data.size() / N; ++i)
+      p[i] = ipu::fmax(ipu::sigmoid(p[i]) - V(0.5f), zero);
+    return true;
+  }
+};
+template class VectorSigmoidRelu<float2, float, 2>;
+template class VectorSigmoidRelu<half4, half, 4>;
