@@ -1,0 +1,48 @@
+// What the popops vertex tests share: the regions a 2-D vertex gets for n elements, a vertex's
+// estimate and measurement in PopLibs' units, comparison with the reference, and the walk of one
+// vertex over the edge sizes.
+#pragma once
+
+#include "CycleLog.hpp"
+#include "VertexTester.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace popsdk::test {
+
+/// How a 2-D vertex's n elements are split into regions: one empty region for n = 0, one or two
+/// regions for n = 1, 2, and three of uneven sizes above.
+std::vector<std::size_t> regionsOf(std::size_t n);
+
+/// `values` cut into consecutive pieces of the given sizes.
+std::vector<std::vector<double>> split(const std::vector<double> &values,
+                                       const std::vector<std::size_t> &sizes);
+
+/// The vertex's sample: the estimate for these regions, and the measurement in the estimate's
+/// units (a MultiVertex's tile cycles, a Vertex's thread cycles).
+CycleSample sampleOf(const PopopsVertex &v, const std::vector<std::size_t> &regions,
+                     const RunResult &r);
+
+/// One run of a vertex, set up: the harness, the output field and what the reference says it
+/// holds afterwards, and the regions the estimator is given.
+struct VertexCase {
+  VertexTester tester;
+  std::string output;
+  std::vector<double> want;
+  std::vector<std::size_t> regions;
+};
+
+/// Runs a vertex's cases (one per edge size, ascending) in one engine, expects each output to
+/// match (expectValues with `tolerance`) and checks and logs the cycles (checkAndLogCycles with
+/// the vertex's family bound).
+void runAndCheck(const PopopsVertex &v, const std::vector<VertexCase> &cases, double tolerance);
+
+/// Expects `got` to equal `want` element by element (NaN matches NaN), or, when `tolerance` is
+/// positive, to be within tolerance * (|want| + 0.1) of it (the absolute part for results near
+/// zero, where approximations such as erf's keep an absolute error); reports a few mismatches.
+void expectValues(const std::vector<double> &got, const std::vector<double> &want, double tolerance,
+                  const std::string &what);
+
+} // namespace popsdk::test
