@@ -35,8 +35,8 @@ POPOPS_INLINE float logAdd(float a, float b) {
   return hi + device::log1pf(__builtin_expf(lo - hi));
 }
 
-// The ReduceOps: init() is the identity, update() folds one more value in. A is the compute
-// type of the partials (float for half).
+// The ReduceOps: init() is the identity, update() folds one more value in. A is the compute type
+// of the partials (float for half).
 struct ReduceAdd {
   template <class A> static POPOPS_INLINE A init() { return A(0); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc + x; }
@@ -73,65 +73,117 @@ struct ReduceLogAdd {
 template <class T, bool isUpdate>
 using ReduceOutput = typename device::Conditional<isUpdate, InOut<T>, Output<T>>::type;
 
-/// Stores the folded value `acc` into *dst: scaled by k (LOG_ADD: k added, values being
-/// logarithms), then added to what *dst holds when updating (LOG_ADD: log-added).
-template <class ReduceOp, class OutType, bool isUpdate, bool scaled, class A>
-POPOPS_INLINE void store(OutType *dst, A acc, float k) {
-  constexpr bool isLog = device::IsSame<ReduceOp, ReduceLogAdd>::value;
-  Compute<OutType> r;
-  if constexpr (scaled)
-    r = Compute<OutType>(isLog ? float(acc) + k : float(acc) * k);
-  else
-    r = Compute<OutType>(acc);
-  if constexpr (isUpdate) {
-    Compute<OutType> old = Compute<OutType>(*dst);
-    if constexpr (isLog)
-      r = logAdd(old, r);
-    else
-      r = old + r;
+// The vertices are thin: their loops are functions shared by every vertex of an (op, partials
+// type) or (op, partials type, output type), with update and scale as run-time flags, so that
+// the code each tile holds stays small.
+#define POPOPS_SHARED __attribute__((noinline))
+
+/// A vector field as the vertex state holds it (docs/gp-format.md): address and element count.
+template <class T> struct Span {
+  T *data;
+  unsigned size;
+};
+template <class T, class Field> POPOPS_INLINE const Span<T> *spans(const Field *f) {
+  static_assert(sizeof(Field) == sizeof(Span<T>), "a SPAN vector is an address and a count");
+  return reinterpret_cast<const Span<T> *>(f);
+}
+
+enum StoreFlags : unsigned { kUpdate = 1, kScaled = 2 };
+
+/// Outputs of a region folded at once, in registers: 8, or 1 for LOG_ADD, whose fold is a call
+/// of its own.
+template <class ReduceOp> constexpr unsigned blockOf() {
+  return device::IsSame<ReduceOp, ReduceLogAdd>::value ? 1 : 8;
+}
+
+/// acc[0, N) = the fold of outputs [c, c + N) of a region `width` wide from partial regions
+/// [first, end), each whole rows of `width` elements. The accumulators stay in registers.
+template <class ReduceOp, class PartialsType, unsigned N>
+POPOPS_SHARED void foldBlock(Compute<PartialsType> *acc, const Span<const PartialsType> *partials,
+                             unsigned first, unsigned end, unsigned c, unsigned width) {
+  using A = Compute<PartialsType>;
+  A a[N];
+  for (unsigned i = 0; i < N; ++i)
+    a[i] = ReduceOp::template init<A>();
+  for (unsigned p = first; p < end; ++p) {
+    const PartialsType *row = partials[p].data + c;
+    const PartialsType *last = partials[p].data + partials[p].size;
+    for (; row < last; row += width)
+      for (unsigned i = 0; i < N; ++i)
+        a[i] = ReduceOp::update(a[i], A(row[i]));
   }
-  *dst = r;
+  for (unsigned i = 0; i < N; ++i)
+    acc[i] = a[i];
+}
+
+/// acc folded with the n contiguous partials at src.
+template <class ReduceOp, class PartialsType>
+POPOPS_SHARED Compute<PartialsType> foldRun(Compute<PartialsType> acc, const PartialsType *src,
+                                            unsigned n) {
+  using A = Compute<PartialsType>;
+  for (unsigned i = 0; i < n; ++i)
+    acc = ReduceOp::update(acc, A(src[i]));
+  return acc;
+}
+
+/// Stores n folded values to dst: scaled by k (LOG_ADD: k added, values being logarithms), then
+/// added to what dst holds when updating (LOG_ADD: log-added).
+template <class ReduceOp, class A, class OutType>
+POPOPS_SHARED void storeResults(OutType *dst, const A *acc, unsigned n, unsigned flags, float k) {
+  constexpr bool isLog = device::IsSame<ReduceOp, ReduceLogAdd>::value;
+  if (flags == 0) {
+    for (unsigned i = 0; i < n; ++i)
+      dst[i] = Compute<OutType>(acc[i]);
+    return;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    Compute<OutType> r = Compute<OutType>(acc[i]);
+    if constexpr (!device::IsSame<A, bool>::value) {
+      if (flags & kScaled)
+        r = Compute<OutType>(isLog ? float(acc[i]) + k : float(acc[i]) * k);
+      if (flags & kUpdate) {
+        Compute<OutType> old = Compute<OutType>(dst[i]);
+        if constexpr (isLog)
+          r = logAdd(old, r);
+        else
+          r = old + r;
+      }
+    }
+    dst[i] = r;
+  }
 }
 
 /// Output region r (out[r], w elements) folds numPartials[r] consecutive regions of `partials`;
 /// element j of a partial region goes to out[r][j % w] (each partial region holds whole rows of
-/// w elements). A region with no partials gets the identity. Rows are folded a chunk of columns
-/// at a time into accumulators on the stack, so the inner loop walks contiguous elements.
-template <class ReduceOp, class PartialsType, class OutType, bool isUpdate, bool scaled, class Out,
-          class Counts, class Partials>
-POPOPS_INLINE void reduceRegions(Out &out, const Counts &numPartials, const Partials &partials,
-                                 float k) {
+/// w elements). A region with no partials gets the identity. One output folds its contiguous
+/// partials in one run; wider regions go a block of outputs at a time.
+template <class ReduceOp, class PartialsType, class OutType>
+POPOPS_SHARED void
+reduceRegions(const Span<OutType> *out, unsigned numOut, const unsigned short *numPartials,
+              const Span<const PartialsType> *partials, unsigned flags, float k) {
   using A = Compute<PartialsType>;
-  constexpr unsigned chunk = 16;
+  constexpr unsigned block = blockOf<ReduceOp>();
   unsigned first = 0;
-  for (unsigned r = 0; r < out.size(); ++r) {
-    OutType *dst = &out[r][0];
-    const unsigned width = out[r].size();
+  for (unsigned r = 0; r < numOut; ++r) {
+    OutType *dst = out[r].data;
+    const unsigned width = out[r].size;
     const unsigned end = first + numPartials[r];
+    A acc[block];
     if (width == 1) {
-      A acc = ReduceOp::template init<A>();
-      for (unsigned p = first; p < end; ++p) {
-        const PartialsType *src = &partials[p][0];
-        const unsigned len = partials[p].size();
-        for (unsigned i = 0; i < len; ++i)
-          acc = ReduceOp::update(acc, A(src[i]));
-      }
-      store<ReduceOp, OutType, isUpdate, scaled>(dst, acc, k);
+      // One output: each partial region is a contiguous run of its partials.
+      acc[0] = ReduceOp::template init<A>();
+      for (unsigned p = first; p < end; ++p)
+        acc[0] = foldRun<ReduceOp>(acc[0], partials[p].data, partials[p].size);
+      storeResults<ReduceOp>(dst, acc, 1, flags, k);
     } else {
-      for (unsigned c = 0; c < width; c += chunk) {
-        const unsigned n = width - c < chunk ? width - c : chunk;
-        A acc[chunk];
-        for (unsigned i = 0; i < n; ++i)
-          acc[i] = ReduceOp::template init<A>();
-        for (unsigned p = first; p < end; ++p) {
-          const PartialsType *row = &partials[p][0];
-          const PartialsType *last = row + partials[p].size();
-          for (row += c; row < last; row += width)
-            for (unsigned i = 0; i < n; ++i)
-              acc[i] = ReduceOp::update(acc[i], A(row[i]));
-        }
-        for (unsigned i = 0; i < n; ++i)
-          store<ReduceOp, OutType, isUpdate, scaled>(dst + c + i, acc[i], k);
+      for (unsigned c = 0; c < width;) {
+        const unsigned n = width - c < block ? 1 : block;
+        if (n == block)
+          foldBlock<ReduceOp, PartialsType, block>(acc, partials, first, end, c, width);
+        else
+          foldBlock<ReduceOp, PartialsType, 1>(acc, partials, first, end, c, width);
+        storeResults<ReduceOp>(dst + c, acc, n, flags, k);
+        c += n;
       }
     }
     first = end;
@@ -140,16 +192,14 @@ POPOPS_INLINE void reduceRegions(Out &out, const Counts &numPartials, const Part
 
 /// Output o folds partials [o * numPartials, (o + 1) * numPartials): every output's partials
 /// are contiguous, in output order.
-template <class ReduceOp, class PartialsType, class OutType, bool isUpdate, bool scaled>
-POPOPS_INLINE void reduceContinuous(OutType *out, const PartialsType *partials, unsigned numOutputs,
-                                    unsigned numPartials, float k) {
+template <class ReduceOp, class PartialsType, class OutType>
+POPOPS_SHARED void reduceContinuous(OutType *out, const PartialsType *partials, unsigned numOutputs,
+                                    unsigned numPartials, unsigned flags, float k) {
   using A = Compute<PartialsType>;
   for (unsigned o = 0; o < numOutputs; ++o) {
-    A acc = ReduceOp::template init<A>();
-    for (unsigned p = 0; p < numPartials; ++p)
-      acc = ReduceOp::update(acc, A(partials[p]));
+    A acc = foldRun<ReduceOp>(ReduceOp::template init<A>(), partials, numPartials);
     partials += numPartials;
-    store<ReduceOp, OutType, isUpdate, scaled>(out + o, acc, k);
+    storeResults<ReduceOp>(out + o, &acc, 1, flags, k);
   }
 }
 
@@ -161,8 +211,9 @@ public:
   Input<VectorList<PartialsType, VectorListLayout::DELTAN>> partials;
 
   bool compute() {
-    reduceRegions<ReduceOp, PartialsType, OutType, isUpdate, false>(out, numPartials, partials,
-                                                                    1.0f);
+    reduceRegions<ReduceOp, PartialsType, OutType>(
+        spans<OutType>(out.data()), out.size(), &numPartials[0],
+        spans<const PartialsType>(partials.begin()), isUpdate ? kUpdate : 0, 1.0f);
     return true;
   }
 };
@@ -176,8 +227,9 @@ public:
   Input<Vector<float, VectorLayout::ONE_PTR>> k;
 
   bool compute() {
-    reduceRegions<ReduceOp, PartialsType, OutType, isUpdate, true>(out, numPartials, partials,
-                                                                   k[0]);
+    reduceRegions<ReduceOp, PartialsType, OutType>(
+        spans<OutType>(out.data()), out.size(), &numPartials[0],
+        spans<const PartialsType>(partials.begin()), (isUpdate ? kUpdate : 0) | kScaled, k[0]);
     return true;
   }
 };
@@ -191,8 +243,8 @@ public:
   unsigned numPartials;
 
   bool compute() {
-    reduceContinuous<ReduceOp, PartialsType, OutType, isUpdate, false>(
-        &out[0], &partials[0], numOutputsM1 + 1, numPartials, 1.0f);
+    reduceContinuous<ReduceOp>(&out[0], &partials[0], numOutputsM1 + 1, numPartials,
+                               isUpdate ? kUpdate : 0, 1.0f);
     return true;
   }
 };
@@ -207,8 +259,8 @@ public:
   Input<Vector<float, VectorLayout::ONE_PTR>> k;
 
   bool compute() {
-    reduceContinuous<ReduceOp, PartialsType, OutType, isUpdate, true>(
-        &out[0], &partials[0], numOutputsM1 + 1, numPartials, k[0]);
+    reduceContinuous<ReduceOp>(&out[0], &partials[0], numOutputsM1 + 1, numPartials,
+                               (isUpdate ? kUpdate : 0) | kScaled, k[0]);
     return true;
   }
 };

@@ -5,6 +5,7 @@
 #include "ReduceCycles.hpp"
 #include "ReducePlan.hpp"
 
+#include "support/Logging.hpp"
 #include "support/Raise.hpp"
 
 #include <poputil/Util.hpp>
@@ -142,12 +143,16 @@ void mapOutput(Graph &graph, const Tensor &outFlat, const StageWork &work, const
       segments.push_back(std::move(s));
   }
   const auto &target = graph.getTarget();
-  const std::size_t grain =
+  // Never two tiles writing one word; whole blocks of the Reduce vertex's column loop (8
+  // outputs) when there are enough outputs to go round.
+  const std::size_t minGrain =
       std::max(1u, target.getAtomicStoreGranularity() / target.getTypeSize(outType));
   TileToTensorMapping mapping(target.getNumTiles());
   std::vector<std::uint64_t> load(target.getNumTiles(), 0);
   for (const auto &s : segments) {
     const std::size_t len = s.end - s.begin;
+    const std::size_t grain =
+        len >= 8 * s.tiles.size() ? std::max<std::size_t>(8, minGrain) : minGrain;
     const std::size_t parts = std::min(s.tiles.size(), (len + grain - 1) / grain);
     std::size_t begin = s.begin;
     for (std::size_t p = 0; p < parts; ++p) {
@@ -248,20 +253,48 @@ void runStages(Graph &graph, const Tensor &inFlat, const Tensor &outFlat,
     const VertexKind finalKind{op,          partialsType,  spec.outType,
                                spec.update, spec.useScale, spec.scale};
     const VertexKind partialKind{op, partialsType, spec.accumType, false, false, {}};
+    // A group of one row has nothing to fold: the next stage can read that row where it is, if
+    // it reads the same type and this stage's op is not one (SQUARE_ADD) that it does not
+    // repeat.
+    auto forwardable = [&](const Group &g) {
+      return stage == 0 && g.pieces.size() == 1 && !g.continuous &&
+             g.pieces.front().len == g.width && partialsType == spec.accumType &&
+             combineOp(op) == op;
+    };
 
     std::vector<std::vector<Piece>> next(numTiles);
     bool more = false;
+    std::size_t counts[3] = {0, 0, 0};
+    std::uint64_t busiest = 0;
+    unsigned busiestTile = 0;
     for (unsigned tile = 0; tile < numTiles; ++tile) {
-      // Partial results of this tile go to one new variable on it, one slice per group.
+      for (const auto &worker : work[tile]) {
+        std::uint64_t cycles = 0;
+        for (const auto &g : worker)
+          cycles += g.cost;
+        if (cycles > busiest) {
+          busiest = cycles;
+          busiestTile = tile;
+        }
+      }
+      // Each group is final (writes the output), forwarded (its one row already is a partial
+      // result of the next stage: no vertex) or partial (writes a slice of one new variable on
+      // this tile).
+      enum class Fate { Final, Forward, Partial };
       std::size_t partialElems = 0;
-      std::vector<std::vector<bool>> isFinal(work[tile].size());
+      std::vector<std::vector<Fate>> fates(work[tile].size());
       for (std::size_t w = 0; w < work[tile].size(); ++w)
         for (const auto &g : work[tile][w]) {
           auto where = runsIn(runs, g.outBegin, g.outBegin + g.width);
-          bool fin = contributions.single(g.outBegin, g.outBegin + g.width) && where.size() == 1 &&
-                     where.front().tile == tile;
-          isFinal[w].push_back(fin);
-          if (!fin)
+          Fate fate = Fate::Partial;
+          if (contributions.single(g.outBegin, g.outBegin + g.width) && where.size() == 1 &&
+              where.front().tile == tile)
+            fate = Fate::Final;
+          else if (forwardable(g))
+            fate = Fate::Forward;
+          fates[w].push_back(fate);
+          ++counts[int(fate)];
+          if (fate == Fate::Partial)
             partialElems += g.width;
         }
       Tensor temp;
@@ -280,9 +313,17 @@ void runStages(Graph &graph, const Tensor &inFlat, const Tensor &outFlat,
         std::vector<Tensor> finalDests, partialDests;
         for (std::size_t i = 0; i < work[tile][w].size(); ++i) {
           const Group &g = work[tile][w][i];
-          if (isFinal[w][i]) {
+          if (fates[w][i] == Fate::Final) {
             finals.push_back(&g);
             finalDests.push_back(outFlat.slice(g.outBegin, g.outBegin + g.width));
+            continue;
+          }
+          if (fates[w][i] == Fate::Forward) {
+            const Piece &p = g.pieces.front();
+            for (const auto &r : runsIn(runs, g.outBegin, g.outBegin + g.width))
+              next[r.tile].push_back({r.begin, r.end - r.begin, p.source,
+                                      p.begin + (r.begin - g.outBegin), r.end - r.begin, false});
+            more = true;
             continue;
           }
           partials.push_back(&g);
@@ -297,6 +338,10 @@ void runStages(Graph &graph, const Tensor &inFlat, const Tensor &outFlat,
         addVertices(graph, cs, tile, partialKind, partials, partialDests, sources);
       }
     }
+    popsdk::support::poplibsLogger("POPOPS").debug(
+        "{}: stage {}: {} final, {} forwarded, {} partial groups; busiest worker on tile "
+        "{} (estimate {} cycles)",
+        spec.api, stage, counts[0], counts[1], counts[2], busiestTile, busiest);
     if (!more)
       return;
     // Each stage at least halves the partial results of an output (ReduceWork.cpp), so this

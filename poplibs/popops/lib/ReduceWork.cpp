@@ -4,6 +4,7 @@
 #include "ReducePlan.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 
 namespace popops::internal {
@@ -63,15 +64,6 @@ std::map<std::size_t, Group> cutAndGather(const std::vector<Piece> &pieces,
   return groups;
 }
 
-/// The first `rows` rows of the rows-piece `p` (single rows are pieces too).
-Piece takeRows(Piece &p, std::size_t rows) {
-  Piece head = p;
-  head.len = rows * p.width;
-  p.begin += head.len;
-  p.len -= head.len;
-  return head;
-}
-
 std::uint64_t groupCost(const Group &g, const StageTypes &t) {
   ReduceVertexCost v{t.target, t.op, t.partialsType, t.outType, false, false};
   if (g.continuous)
@@ -93,70 +85,22 @@ Group makeGroup(std::size_t outBegin, std::size_t width, std::vector<Piece> piec
   return g;
 }
 
-// Below this many worker cycles a group is not split: the vertices it would add cost more than
-// the balance gains.
-constexpr std::uint64_t kMinSplitCycles = 64;
+// Below this many worker cycles a worker's share is not split further: the vertices it would add
+// cost more than the balance gains.
+constexpr std::uint64_t kMinShareCycles = 64;
 // A split by rows makes partial results that another stage must combine: only worth it for
 // groups this large.
 constexpr std::uint64_t kMinRowSplitCycles = 256;
-// The fewest rows a split by rows leaves in each part.
+// The fewest rows a split by rows leaves in each part, so that each stage folds many times fewer
+// partial results than the one before.
 constexpr std::size_t kMinRowsPerPart = 16;
+// The fewest outputs a split by outputs of multi-row pieces leaves in each part: each row then
+// is a piece of its own, whose overhead needs a few elements to pay for.
+constexpr std::size_t kMinColumnsPerPart = 8;
+// The Reduce vertex folds this many outputs of a region at once.
+constexpr std::size_t kColumnBlock = 8;
 // numPartials is an unsigned short per output region.
 constexpr std::size_t kMaxPiecesPerGroup = 65535;
-
-/// `g` cut into about `parts` groups of consecutive outputs (no new partial results).
-void splitByOutputs(const Group &g, std::size_t parts, const StageTypes &t,
-                    std::vector<Group> &out) {
-  parts = std::min(parts, g.width);
-  for (std::size_t i = 0; i < parts; ++i) {
-    std::size_t b = g.width * i / parts, e = g.width * (i + 1) / parts;
-    std::vector<Piece> pieces;
-    for (const auto &p : g.pieces) {
-      Piece s = p;
-      s.outBegin = p.outBegin + b;
-      s.width = e - b;
-      if (p.continuous) {
-        std::size_t perOutput = p.len / p.width;
-        s.begin = p.begin + b * perOutput;
-        s.len = (e - b) * perOutput;
-        s.continuous = e - b >= 2;
-      } else {
-        s.begin = p.begin + b;
-        s.len = e - b;
-      }
-      pieces.push_back(s);
-    }
-    out.push_back(makeGroup(g.outBegin + b, e - b, std::move(pieces), t));
-  }
-}
-
-/// The rows group `g` cut into `parts` groups of about equal rows for the same outputs: each is a
-/// partial result the next stage folds.
-void splitByRows(const Group &g, std::size_t parts, const StageTypes &t, std::vector<Group> &out) {
-  std::vector<Piece> rest;
-  std::size_t totalRows = 0;
-  for (const auto &p : g.pieces) {
-    rest.push_back(p);
-    totalRows += p.rows();
-  }
-  // Enough rows a part that the next stage folds many times fewer partial results than this
-  // one: the stages stay few.
-  parts = std::min(parts, totalRows / kMinRowsPerPart);
-  std::size_t next = 0;
-  for (std::size_t i = 0; i < parts; ++i) {
-    std::size_t want = totalRows * (i + 1) / parts - totalRows * i / parts;
-    std::vector<Piece> pieces;
-    while (want > 0) {
-      Piece &p = rest[next];
-      std::size_t take = std::min(want, p.rows());
-      pieces.push_back(takeRows(p, take));
-      want -= take;
-      if (p.len == 0)
-        ++next;
-    }
-    out.push_back(makeGroup(g.outBegin, g.width, std::move(pieces), t));
-  }
-}
 
 std::size_t totalRows(const Group &g) {
   std::size_t rows = 0;
@@ -168,6 +112,87 @@ std::size_t totalRows(const Group &g) {
 bool allSingleRows(const Group &g) {
   return std::all_of(g.pieces.begin(), g.pieces.end(),
                      [](const Piece &p) { return !p.continuous && p.len == p.width; });
+}
+
+/// Outputs [b, e) of `g` (no new partial results). Each row of a multi-row piece becomes a piece
+/// of its own.
+Group outputRange(const Group &g, std::size_t b, std::size_t e, const StageTypes &t) {
+  std::vector<Piece> pieces;
+  for (const auto &p : g.pieces) {
+    Piece s = p;
+    s.outBegin = p.outBegin + b;
+    s.width = e - b;
+    if (p.continuous) {
+      std::size_t perOutput = p.len / p.width;
+      s.begin = p.begin + b * perOutput;
+      s.len = (e - b) * perOutput;
+      s.continuous = e - b >= 2;
+      pieces.push_back(s);
+      continue;
+    }
+    for (std::size_t row = 0; row < p.rows(); ++row) {
+      s.begin = p.begin + row * p.width + b;
+      s.len = e - b;
+      pieces.push_back(s);
+    }
+  }
+  return makeGroup(g.outBegin + b, e - b, std::move(pieces), t);
+}
+
+/// Rows [b, e) of the rows group `g`, counted over its pieces in order, for all its outputs: a
+/// partial result that the next stage folds with the other rows'.
+Group rowRange(const Group &g, std::size_t b, std::size_t e, const StageTypes &t) {
+  std::vector<Piece> pieces;
+  std::size_t row = 0;
+  for (const auto &p : g.pieces) {
+    std::size_t pb = std::max(b, row), pe = std::min(e, row + p.rows());
+    if (pb < pe) {
+      Piece s = p;
+      s.begin = p.begin + (pb - row) * p.width;
+      s.len = (pe - pb) * p.width;
+      pieces.push_back(s);
+    }
+    row += p.rows();
+  }
+  return makeGroup(g.outBegin, g.width, std::move(pieces), t);
+}
+
+/// Cuts from `g` a first part costing about `budget`, where that can be done: by outputs when
+/// the pieces allow it cheaply, else by rows when there are many (a new partial result), else by
+/// outputs of each row. Returns false, leaving `g`, when it cannot.
+bool cutHead(Group &g, std::uint64_t budget, const StageTypes &t, Group &head) {
+  if (g.cost == 0 || budget == 0)
+    return false;
+  const double fraction = double(budget) / double(g.cost);
+  // Where to cut n rows or columns: about `fraction` of them, leaving minPart on each side, at a
+  // multiple of `grain` where there is room for one.
+  auto at = [&](std::size_t n, std::size_t minPart, std::size_t grain) -> std::size_t {
+    if (n < 2 * minPart)
+      return 0;
+    auto k = std::clamp(std::size_t(double(n) * fraction + 0.5), minPart, n - minPart);
+    std::size_t aligned = (k + grain / 2) / grain * grain;
+    return aligned >= minPart && aligned + minPart <= n && aligned > 0 ? aligned : k;
+  };
+  const std::size_t rows = totalRows(g);
+  // Rows groups fold blocks of kColumnBlock outputs at a time (codelets/popops/Reduce.cpp).
+  const std::size_t columnGrain = g.continuous ? 1 : kColumnBlock;
+  std::size_t k;
+  // Rows groups are cut into whole blocks only: a narrower block costs the vertex as much per
+  // partial region for less work.
+  const std::size_t minColumns = g.continuous ? 1 : std::size_t(kColumnBlock);
+  if ((g.continuous || allSingleRows(g)) && (k = at(g.width, minColumns, columnGrain)) != 0) {
+    head = outputRange(g, 0, k, t);
+    g = outputRange(g, k, g.width, t);
+  } else if (g.cost >= kMinRowSplitCycles && (k = at(rows, kMinRowsPerPart, 1)) != 0) {
+    head = rowRange(g, 0, k, t);
+    g = rowRange(g, k, rows, t);
+  } else if ((k = at(g.width, kMinColumnsPerPart, kColumnBlock)) != 0) {
+    head = outputRange(g, 0, k, t);
+    g = outputRange(g, k, g.width, t);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -195,45 +220,74 @@ std::vector<Group> groupPieces(std::vector<Piece> pieces) {
 std::vector<std::vector<Group>> splitForWorkers(std::vector<Group> groups, const StageTypes &t) {
   const unsigned workers = t.target.getNumWorkerContexts();
   std::uint64_t total = 0;
+  std::deque<Group> todo;
   for (auto &g : groups) {
     g.cost = groupCost(g, t);
+    // A region's partial count is an unsigned short: more pieces are cut into several groups.
+    while (g.pieces.size() > kMaxPiecesPerGroup) {
+      std::size_t rows = 0;
+      for (std::size_t i = 0; i < kMaxPiecesPerGroup; ++i)
+        rows += g.pieces[i].rows();
+      Group head = rowRange(g, 0, rows, t);
+      g = rowRange(g, rows, totalRows(g), t);
+      total += head.cost;
+      todo.push_back(std::move(head));
+    }
     total += g.cost;
+    todo.push_back(std::move(g));
   }
-  const std::uint64_t share =
-      std::max<std::uint64_t>((total + workers - 1) / workers, kMinSplitCycles);
-  std::vector<Group> split;
-  for (auto &g : groups) {
-    std::size_t parts = (g.cost + share - 1) / share;
-    bool byOutputs = g.continuous || allSingleRows(g);
-    if (g.pieces.size() > kMaxPiecesPerGroup) {
-      splitByRows(g, (g.pieces.size() + kMaxPiecesPerGroup - 1) / kMaxPiecesPerGroup + parts, t,
-                  split);
-    } else if (parts < 2) {
-      split.push_back(std::move(g));
-    } else if (byOutputs && g.width >= 2) {
-      splitByOutputs(g, parts, t, split);
-    } else if (g.cost >= kMinRowSplitCycles && totalRows(g) >= 2 * kMinRowsPerPart) {
-      splitByRows(g, parts, t, split);
+  // The groups in order as one line of work, cut into equal shares, one per worker; a group
+  // across a cut is split there if it can be. Cutting can change the costs (rows of multi-row
+  // pieces become pieces), so each worker's share is what is left over the workers left.
+  std::vector<std::vector<Group>> perWorker(workers);
+  unsigned w = 0;
+  std::uint64_t used = 0, remaining = total;
+  auto shareOf = [&] {
+    return std::max<std::uint64_t>((remaining + used + (workers - w) - 1) / (workers - w),
+                                   kMinShareCycles);
+  };
+  std::uint64_t share = shareOf();
+  auto nextWorker = [&] {
+    if (w + 1 < workers) {
+      ++w;
+      used = 0;
+      share = shareOf();
+    }
+  };
+  auto assign = [&](Group g) {
+    used += g.cost;
+    remaining -= g.cost;
+    perWorker[w].push_back(std::move(g));
+  };
+  while (!todo.empty()) {
+    Group g = std::move(todo.front());
+    todo.pop_front();
+    const std::uint64_t room = share > used ? share - used : 0;
+    // The last worker takes what is left; a group that (nearly) fits goes whole.
+    if (w + 1 == workers || g.cost <= room + room / 8) {
+      assign(std::move(g));
+      if (used >= share)
+        nextWorker();
+      continue;
+    }
+    const std::uint64_t before = g.cost;
+    Group head;
+    if (cutHead(g, room, t, head)) {
+      remaining = remaining - before + head.cost + g.cost;
+      assign(std::move(head));
+      todo.push_front(std::move(g));
+      nextWorker();
+    } else if (used == 0) {
+      // Too big and indivisible: a worker of its own.
+      assign(std::move(g));
+      nextWorker();
     } else {
-      split.push_back(std::move(g));
+      todo.push_front(std::move(g));
+      nextWorker();
     }
   }
-  // Consecutive groups to each worker, by where the middle of each falls in the total cost.
-  std::uint64_t splitTotal = 0;
-  for (const auto &g : split)
-    splitTotal += g.cost;
-  std::vector<std::vector<Group>> perWorker(workers);
-  std::uint64_t before = 0;
-  for (auto &g : split) {
-    std::uint64_t middle = before + g.cost / 2;
-    unsigned w = splitTotal
-                     ? unsigned(std::min<std::uint64_t>(workers - 1, middle * workers / splitTotal))
-                     : 0;
-    before += g.cost;
-    perWorker[w].push_back(std::move(g));
-  }
   perWorker.erase(std::remove_if(perWorker.begin(), perWorker.end(),
-                                 [](const std::vector<Group> &w) { return w.empty(); }),
+                                 [](const std::vector<Group> &g) { return g.empty(); }),
                   perWorker.end());
   return perWorker;
 }

@@ -12,7 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -620,5 +622,67 @@ TEST(Reduce, OperationNamesReadAndWrite) {
   bad >> op;
   EXPECT_TRUE(bad.fail());
   EXPECT_EQ(op, Operation::ADD);
+}
+/// The most input elements any tile holds.
+std::size_t heaviestTile(const Graph &graph, const Tensor &t) {
+  std::size_t most = 0;
+  for (const auto &tile : graph.getTileMapping(t)) {
+    std::size_t n = 0;
+    for (const auto &iv : tile)
+      n += iv.size();
+    most = std::max(most, n);
+  }
+  return most;
+}
+
+/// Simulated cycles of one ADD reduction of a float input of `shape` over `dims`, mapped
+/// linearly over `tiles` tiles, or all on tile 0; `held` gets the most elements a tile holds.
+std::uint64_t reductionCycles(unsigned tiles, const std::vector<std::size_t> &shape,
+                              const std::vector<std::size_t> &dims, bool onOneTile,
+                              std::size_t &held) {
+  OpHarness h(tiles);
+  std::size_t n = 1;
+  for (auto s : shape)
+    n *= s;
+  Tensor in = h.input("in", FLOAT, shape, inputValues(Operation::ADD, FLOAT, n, 5));
+  if (onOneTile)
+    h.graph().setTileMapping(in, 0);
+  held = heaviestTile(h.graph(), in);
+  h.output("out", popops::reduce(h.graph(), in, dims, Operation::ADD, h.prog()));
+  h.run();
+  return h.cycles();
+}
+
+// The plan spreads the work as the input is spread: each tile folds what it holds on its six
+// workers, then the partial results are folded on the outputs' tiles, spread over the tiles. So
+// the simulated cycles stay below a bound made of the heaviest tile's share of the input and the
+// fixed costs of the stages; the same reductions done on one tile are far above it.
+//
+// Per element: the fold loops cost 2.5 (8 outputs at a time) to 3 (contiguous partials) worker
+// cycles, so with six workers about 3 tile cycles per element a tile holds; the bound allows 10,
+// for region overheads and the second stage. Fixed: up to three compute sets (a sync of 90 each,
+// vertex launches, the exchange of the partial results).
+TEST(Reduce, CyclesFollowThePerTileWork) {
+  constexpr std::uint64_t kCyclesPerElement = 10, kFixedCycles = 6000;
+  const std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> cases = {
+      {{96, 256}, {0}},
+      {{96, 256}, {1}},
+      {{96, 256}, {0, 1}},
+      {{16, 24, 64}, {0, 2}},
+      {{6, 4096}, {0}}};
+  for (const auto &[shape, dims] : cases) {
+    std::size_t held = 0, all = 0;
+    const auto spread = reductionCycles(16, shape, dims, false, held);
+    const std::uint64_t bound = kCyclesPerElement * held + kFixedCycles;
+    const auto oneTile = reductionCycles(16, shape, dims, true, all);
+    std::ostringstream what;
+    what << describe(Operation::ADD, FLOAT, FLOAT, shape, dims) << ": " << held
+         << " elements on the heaviest of 16 tiles, " << spread << " cycles; all " << all
+         << " on one tile, " << oneTile << " cycles; bound " << bound;
+    SCOPED_TRACE(what.str());
+    EXPECT_EQ(held * 16, all);
+    EXPECT_LT(spread, bound);
+    EXPECT_GT(oneTile, bound);
+  }
 }
 } // namespace
