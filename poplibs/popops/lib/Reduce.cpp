@@ -182,6 +182,11 @@ Tensor reduceImpl(Graph &graph, const std::string &api, const Tensor &in, std::o
     internal::reduceNothing(graph, *out, spec, css, dc);
     return *out;
   }
+  bool inMapped = false;
+  graph.getTileMapping(in, &inMapped);
+  if (!inMapped)
+    raise<poputil::poplibs_error>(api, ": the input ", shapeText(in.shape()),
+                                  " is not completely mapped to tiles");
   return internal::planReduction(graph, in, out, mapOut, dims, spec, css, dc);
 }
 

@@ -229,45 +229,156 @@ Operation combineOp(Operation op) {
   return op == Operation::SQUARE_ADD ? Operation::ADD : op;
 }
 
-/// Runs the stages from the pieces of the input (source 0) to the output.
-void runStages(Graph &graph, const Tensor &inFlat, const Tensor &outFlat,
-               std::vector<std::vector<Piece>> tilePieces, bool mapOut, const ReduceSpec &spec,
-               std::vector<ComputeSet> &css, const DebugContext &dc) {
-  const auto &target = graph.getTarget();
-  const unsigned numTiles = target.getNumTiles();
-  tilePieces.resize(numTiles);
-  std::vector<Tensor> sources{inFlat};
-  Operation op = spec.op;
-  Type partialsType = spec.inType;
-  for (unsigned stage = 0;; ++stage) {
-    StageTypes types{target, op, partialsType, spec.accumType};
-    StageWork work(numTiles);
-    for (unsigned tile = 0; tile < numTiles; ++tile)
-      if (!tilePieces[tile].empty())
-        work[tile] = splitForWorkers(groupPieces(std::move(tilePieces[tile])), types);
-    Contributions contributions(outFlat.numElements(), work);
-    if (stage == 0 && mapOut)
-      mapOutput(graph, outFlat, work, spec.outType);
-    const auto runs = outRuns(graph, outFlat);
-    ComputeSet cs = stageComputeSet(graph, css, stage, dc);
-    const VertexKind finalKind{op,          partialsType,  spec.outType,
-                               spec.update, spec.useScale, spec.scale};
-    const VertexKind partialKind{op, partialsType, spec.accumType, false, false, {}};
-    // A group of one row has nothing to fold: the next stage can read that row where it is, if
-    // it reads the same type and this stage's op is not one (SQUARE_ADD) that it does not
-    // repeat.
-    auto forwardable = [&](const Group &g) {
-      return stage == 0 && g.pieces.size() == 1 && !g.continuous &&
-             g.pieces.front().len == g.width && partialsType == spec.accumType &&
-             combineOp(op) == op;
-    };
+/// The stages from the pieces of the input (source 0) to the output.
+class Stages {
+public:
+  Stages(Graph &graph, const Tensor &inFlat, const Tensor &outFlat, const ReduceSpec &spec,
+         std::vector<ComputeSet> &css, const DebugContext &dc)
+      : graph_(graph), outFlat_(outFlat), spec_(spec), css_(css), dc_(dc), sources_{inFlat},
+        op_(spec.op), partialsType_(spec.inType) {}
 
-    std::vector<std::vector<Piece>> next(numTiles);
-    bool more = false;
-    std::size_t counts[3] = {0, 0, 0};
+  void run(std::vector<std::vector<Piece>> pieces, bool mapOut) {
+    const unsigned numTiles = graph_.getTarget().getNumTiles();
+    pieces.resize(numTiles);
+    for (unsigned stage = 0;; ++stage) {
+      stage_ = stage;
+      StageTypes types{graph_.getTarget(), op_, partialsType_, spec_.accumType};
+      StageWork work(numTiles);
+      for (unsigned tile = 0; tile < numTiles; ++tile)
+        if (!pieces[tile].empty())
+          work[tile] = splitForWorkers(groupPieces(std::move(pieces[tile])), types);
+      const Contributions contributions(outFlat_.numElements(), work);
+      if (stage == 0 && mapOut)
+        mapOutput(graph_, outFlat_, work, spec_.outType);
+      runs_ = outRuns(graph_, outFlat_);
+      cs_.reset();
+      readAllInPlace_ = stage == 0 && combineOp(op_) == op_;
+      for (unsigned tile = 0; tile < numTiles; ++tile)
+        for (const auto &worker : work[tile])
+          for (const auto &g : worker)
+            if (!isFinal(g, tile, contributions) && !isOneRow(g))
+              readAllInPlace_ = false;
+      std::vector<std::vector<Piece>> next(numTiles);
+      for (unsigned tile = 0; tile < numTiles; ++tile)
+        addTile(tile, work[tile], contributions, next);
+      log(work);
+      if (std::all_of(next.begin(), next.end(), [](const auto &p) { return p.empty(); }))
+        return;
+      // Each stage folds many times fewer partial results of an output than the one before
+      // (ReduceWork.cpp), so this only trips on a planner bug, before it fills the memory.
+      if (stage == 64)
+        raise<poputil::poplibs_error>(spec_.api, ": internal error: the reduction plan does "
+                                                 "not converge after 64 stages");
+      op_ = combineOp(op_);
+      // Rows of the input read in place keep the input's type.
+      partialsType_ = readAllInPlace_ ? spec_.inType : spec_.accumType;
+      pieces = std::move(next);
+    }
+  }
+
+private:
+  /// What becomes of a group: it writes the output, or its one row is read in place by the
+  /// next stage (no vertex), or it writes a partial result to a new variable on its tile.
+  enum class Fate { Final, Forward, Partial };
+
+  bool isFinal(const Group &g, unsigned tile, const Contributions &contributions) const {
+    auto where = runsIn(runs_, g.outBegin, g.outBegin + g.width);
+    return contributions.single(g.outBegin, g.outBegin + g.width) && where.size() == 1 &&
+           where.front().tile == tile;
+  }
+
+  static bool isOneRow(const Group &g) {
+    return g.pieces.size() == 1 && !g.continuous && g.pieces.front().len == g.width;
+  }
+
+  Fate fateOf(const Group &g, unsigned tile, const Contributions &contributions) const {
+    if (isFinal(g, tile, contributions))
+      return Fate::Final;
+    // A row of the input has nothing to fold: the next stage can read it in place, unless this
+    // stage's op is one (SQUARE_ADD) that the next does not repeat. The next stage's vertices
+    // read one type: the input's, when every partial result is such a row (as PopLibs skips its
+    // on-tile stage when no tile holds two partials of one output), else the partial results'.
+    if (stage_ == 0 && isOneRow(g) && combineOp(op_) == op_ &&
+        (readAllInPlace_ || partialsType_ == spec_.accumType))
+      return Fate::Forward;
+    return Fate::Partial;
+  }
+
+  /// The pieces a result at [begin, begin + width) of `source` makes for the next stage: one per
+  /// tile its outputs are on.
+  void passOn(std::size_t outBegin, std::size_t width, unsigned source, std::size_t begin,
+              std::vector<std::vector<Piece>> &next) const {
+    for (const auto &r : runsIn(runs_, outBegin, outBegin + width))
+      next[r.tile].push_back(
+          {r.begin, r.end - r.begin, source, begin + (r.begin - outBegin), r.end - r.begin});
+  }
+
+  void addTile(unsigned tile, const std::vector<std::vector<Group>> &workers,
+               const Contributions &contributions, std::vector<std::vector<Piece>> &next) {
+    std::vector<std::vector<Fate>> fates(workers.size());
+    std::size_t partialElems = 0;
+    for (std::size_t w = 0; w < workers.size(); ++w)
+      for (const auto &g : workers[w]) {
+        fates[w].push_back(fateOf(g, tile, contributions));
+        ++fateCounts_[int(fates[w].back())];
+        if (fates[w].back() == Fate::Partial)
+          partialElems += g.width;
+      }
+    // This tile's partial results: one new variable, a slice per group.
+    Tensor temp;
+    const auto tempSource = unsigned(sources_.size());
+    if (partialElems) {
+      temp = graph_.addVariable(spec_.accumType, {partialElems},
+                                {dc_, "partials" + std::to_string(stage_)});
+      graph_.setTileMapping(temp, tile);
+      sources_.push_back(temp);
+    }
+    const VertexKind finalKind{op_,          partialsType_,  spec_.outType,
+                               spec_.update, spec_.useScale, spec_.scale};
+    const VertexKind partialKind{op_, partialsType_, spec_.accumType, false, false, {}};
+    std::size_t offset = 0;
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+      std::vector<const Group *> finals, partials;
+      std::vector<Tensor> finalDests, partialDests;
+      for (std::size_t i = 0; i < workers[w].size(); ++i) {
+        const Group &g = workers[w][i];
+        switch (fates[w][i]) {
+        case Fate::Final:
+          finals.push_back(&g);
+          finalDests.push_back(outFlat_.slice(g.outBegin, g.outBegin + g.width));
+          break;
+        case Fate::Forward: {
+          const Piece &p = g.pieces.front();
+          passOn(g.outBegin, g.width, p.source, p.begin, next);
+          break;
+        }
+        case Fate::Partial:
+          partials.push_back(&g);
+          partialDests.push_back(temp.slice(offset, offset + g.width));
+          passOn(g.outBegin, g.width, tempSource, offset, next);
+          offset += g.width;
+          break;
+        }
+      }
+      if (!finals.empty())
+        addVertices(graph_, computeSet(), tile, finalKind, finals, finalDests, sources_);
+      if (!partials.empty())
+        addVertices(graph_, computeSet(), tile, partialKind, partials, partialDests, sources_);
+    }
+  }
+
+  /// This stage's compute set, made when its first vertex is: a stage whose groups are all read
+  /// in place adds none.
+  ComputeSet computeSet() {
+    if (!cs_)
+      cs_ = stageComputeSet(graph_, css_, csIndex_++, dc_);
+    return *cs_;
+  }
+
+  void log(const StageWork &work) {
     std::uint64_t busiest = 0;
     unsigned busiestTile = 0;
-    for (unsigned tile = 0; tile < numTiles; ++tile) {
+    for (unsigned tile = 0; tile < work.size(); ++tile)
       for (const auto &worker : work[tile]) {
         std::uint64_t cycles = 0;
         for (const auto &g : worker)
@@ -277,83 +388,28 @@ void runStages(Graph &graph, const Tensor &inFlat, const Tensor &outFlat,
           busiestTile = tile;
         }
       }
-      // Each group is final (writes the output), forwarded (its one row already is a partial
-      // result of the next stage: no vertex) or partial (writes a slice of one new variable on
-      // this tile).
-      enum class Fate { Final, Forward, Partial };
-      std::size_t partialElems = 0;
-      std::vector<std::vector<Fate>> fates(work[tile].size());
-      for (std::size_t w = 0; w < work[tile].size(); ++w)
-        for (const auto &g : work[tile][w]) {
-          auto where = runsIn(runs, g.outBegin, g.outBegin + g.width);
-          Fate fate = Fate::Partial;
-          if (contributions.single(g.outBegin, g.outBegin + g.width) && where.size() == 1 &&
-              where.front().tile == tile)
-            fate = Fate::Final;
-          else if (forwardable(g))
-            fate = Fate::Forward;
-          fates[w].push_back(fate);
-          ++counts[int(fate)];
-          if (fate == Fate::Partial)
-            partialElems += g.width;
-        }
-      Tensor temp;
-      unsigned tempSource = 0;
-      if (partialElems) {
-        temp = graph.addVariable(spec.accumType, {partialElems},
-                                 {dc, "partials" + std::to_string(stage)});
-        graph.setTileMapping(temp, tile);
-        tempSource = unsigned(sources.size());
-        sources.push_back(temp);
-        more = true;
-      }
-      std::size_t offset = 0;
-      for (std::size_t w = 0; w < work[tile].size(); ++w) {
-        std::vector<const Group *> finals, partials;
-        std::vector<Tensor> finalDests, partialDests;
-        for (std::size_t i = 0; i < work[tile][w].size(); ++i) {
-          const Group &g = work[tile][w][i];
-          if (fates[w][i] == Fate::Final) {
-            finals.push_back(&g);
-            finalDests.push_back(outFlat.slice(g.outBegin, g.outBegin + g.width));
-            continue;
-          }
-          if (fates[w][i] == Fate::Forward) {
-            const Piece &p = g.pieces.front();
-            for (const auto &r : runsIn(runs, g.outBegin, g.outBegin + g.width))
-              next[r.tile].push_back({r.begin, r.end - r.begin, p.source,
-                                      p.begin + (r.begin - g.outBegin), r.end - r.begin, false});
-            more = true;
-            continue;
-          }
-          partials.push_back(&g);
-          partialDests.push_back(temp.slice(offset, offset + g.width));
-          // The next stage folds this result on the tiles of its outputs.
-          for (const auto &r : runsIn(runs, g.outBegin, g.outBegin + g.width))
-            next[r.tile].push_back({r.begin, r.end - r.begin, tempSource,
-                                    offset + (r.begin - g.outBegin), r.end - r.begin, false});
-          offset += g.width;
-        }
-        addVertices(graph, cs, tile, finalKind, finals, finalDests, sources);
-        addVertices(graph, cs, tile, partialKind, partials, partialDests, sources);
-      }
-    }
     popsdk::support::poplibsLogger("POPOPS").debug(
-        "{}: stage {}: {} final, {} forwarded, {} partial groups; busiest worker on tile "
-        "{} (estimate {} cycles)",
-        spec.api, stage, counts[0], counts[1], counts[2], busiestTile, busiest);
-    if (!more)
-      return;
-    // Each stage at least halves the partial results of an output (ReduceWork.cpp), so this
-    // only trips on a planner bug, before it fills the memory with stages.
-    if (stage == 64)
-      raise<poputil::poplibs_error>(spec.api, ": internal error: the reduction plan does not "
-                                              "converge after 64 stages");
-    op = combineOp(op);
-    partialsType = spec.accumType;
-    tilePieces = std::move(next);
+        "{}: stage {}: {} final, {} read in place, {} partial groups; busiest worker on tile {} "
+        "(estimate {} cycles)",
+        spec_.api, stage_, fateCounts_[0], fateCounts_[1], fateCounts_[2], busiestTile, busiest);
+    fateCounts_[0] = fateCounts_[1] = fateCounts_[2] = 0;
   }
-}
+
+  Graph &graph_;
+  const Tensor outFlat_;
+  const ReduceSpec &spec_;
+  std::vector<ComputeSet> &css_;
+  const DebugContext &dc_;
+  /// Tensors pieces read: the flat input, then each stage's partial results per tile.
+  std::vector<Tensor> sources_;
+  Operation op_;
+  Type partialsType_;
+  unsigned stage_ = 0, csIndex_ = 0;
+  bool readAllInPlace_ = false;
+  std::optional<ComputeSet> cs_;
+  std::vector<OutRun> runs_;
+  std::size_t fateCounts_[3] = {0, 0, 0};
+};
 
 std::vector<unsigned> inversePermutation(const std::vector<unsigned> &perm) {
   std::vector<unsigned> inv(perm.size());
@@ -403,7 +459,7 @@ Tensor planReduction(Graph &graph, const Tensor &in, std::optional<Tensor> out, 
   }
   const Tensor inFlat = inP.flatten(), outFlat = outP.flatten();
   auto pieces = inputPieces(graph, inFlat, dimGroups(shapeP, reducedP));
-  runStages(graph, inFlat, outFlat, std::move(pieces), mapOut, spec, css, dc);
+  Stages(graph, inFlat, outFlat, spec, css, dc).run(std::move(pieces), mapOut);
   return result;
 }
 

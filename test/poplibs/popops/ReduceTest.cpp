@@ -280,6 +280,12 @@ TEST(Reduce, SpreadOverTiles) {
          {std::tuple{Operation::ADD, HALF, HALF}, std::tuple{Operation::ADD, FLOAT, FLOAT},
           std::tuple{Operation::MAX, INT, INT}, std::tuple{Operation::SQUARE_ADD, HALF, FLOAT}})
       outs.push_back(batch.reduce(op, in, out, {96, 40}, dims));
+  // Rows longer than a tile's share: no tile holds two partials of an output, so the rows are
+  // folded where they are by the outputs' tiles (in the input's type, half here).
+  batch.reduce(Operation::ADD, HALF, HALF, {4, 2000}, {0});
+  batch.reduce(Operation::SQUARE_ADD, HALF, HALF, {4, 2000}, {0});
+  batch.reduce(Operation::MAX, INT, INT, {4, 2000}, {0});
+  batch.reduce(Operation::ADD, HALF, FLOAT, {5, 333}, {0});
   batch.reduce(Operation::ADD, FLOAT, FLOAT, {5000}, {0});
   batch.reduce(Operation::MIN, FLOAT, FLOAT, {3, 700}, {1});
   batch.reduce(Operation::LOG_ADD, FLOAT, FLOAT, {700, 3}, {0});
@@ -585,6 +591,10 @@ TEST(Reduce, Errors) {
   std::vector<popops::SingleReduceOp> upd{{f, {0}, ReduceParams(Operation::ADD, true)}};
   expectError([&] { popops::reduceMany(graph, upd, none, prog); },
               {"reduceMany", "reduction 0", "update"});
+  Tensor unmapped = graph.addVariable(FLOAT, {5, 2});
+  graph.setTileMapping(unmapped.slice(0, 3), 1);
+  expectError([&] { popops::reduce(graph, unmapped, {0}, Operation::ADD, prog); },
+              {"reduce", "{5,2}", "not completely mapped"});
   std::vector<popops::SingleReduceOp> bad{{f, {0}, Operation::ADD}, {f, {7}, Operation::ADD}};
   expectError([&] { popops::reduceMany(graph, bad, none, prog); },
               {"reduceMany: reduction 1", "dimension 7"});
