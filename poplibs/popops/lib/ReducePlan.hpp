@@ -76,11 +76,12 @@ std::vector<std::vector<Piece>> inputPieces(const poplar::Graph &graph,
 /// cut where another piece's region starts or ends.
 std::vector<Group> groupPieces(std::vector<Piece> pieces);
 
-/// What the estimators need to cost a stage's vertices.
+/// What the estimators need to cost a stage's vertices: the op and partials type, and the types
+/// the vertices write (partial results, or the output).
 struct StageTypes {
   const poplar::Target &target;
   Operation op;
-  poplar::Type partialsType, outType;
+  poplar::Type partialsType, outType, finalType;
 };
 
 /// Costs `groups` and splits them between a tile's workers (at most getNumWorkerContexts()

@@ -242,7 +242,7 @@ public:
     pieces.resize(numTiles);
     for (unsigned stage = 0;; ++stage) {
       stage_ = stage;
-      StageTypes types{graph_.getTarget(), op_, partialsType_, spec_.accumType};
+      StageTypes types{graph_.getTarget(), op_, partialsType_, spec_.accumType, spec_.outType};
       StageWork work(numTiles);
       for (unsigned tile = 0; tile < numTiles; ++tile)
         if (!pieces[tile].empty())

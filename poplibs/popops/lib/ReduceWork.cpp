@@ -165,24 +165,36 @@ bool cutHead(Group &g, std::uint64_t budget, const StageTypes &t, Group &head) {
     return false;
   const double fraction = double(budget) / double(g.cost);
   // Where to cut n rows or columns: about `fraction` of them, leaving minPart on each side, at a
-  // multiple of `grain` where there is room for one.
-  auto at = [&](std::size_t n, std::size_t minPart, std::size_t grain) -> std::size_t {
+  // k with origin + k a multiple of `grain` (anywhere for a grain of 1); 0 for nowhere.
+  auto at = [&](std::size_t n, std::size_t minPart, std::size_t grain,
+                std::size_t origin = 0) -> std::size_t {
     if (n < 2 * minPart)
       return 0;
     auto k = std::clamp(std::size_t(double(n) * fraction + 0.5), minPart, n - minPart);
-    std::size_t aligned = (k + grain / 2) / grain * grain;
-    return aligned >= minPart && aligned + minPart <= n && aligned > 0 ? aligned : k;
+    std::size_t aligned = (origin + k + grain / 2) / grain * grain;
+    aligned = aligned > origin ? aligned - origin : 0;
+    if (aligned >= minPart && aligned + minPart <= n && aligned > 0)
+      return aligned;
+    return grain == 1 ? k : 0;
   };
   const std::size_t rows = totalRows(g);
-  // Rows groups fold blocks of kColumnBlock outputs at a time (codelets/popops/Reduce.cpp).
-  const std::size_t columnGrain = g.continuous ? 1 : kColumnBlock;
+  // Two workers never write one word (atomicStoreGranularity): continuous groups are cut at
+  // whole words of outputs. Rows groups are cut into whole blocks only: a narrower block costs
+  // the vertex as much per partial region for less work.
+  const unsigned outBytes =
+      std::min(t.target.getTypeSize(t.outType), t.target.getTypeSize(t.finalType));
+  const std::size_t word = std::max(1u, t.target.getAtomicStoreGranularity() / outBytes);
+  const std::size_t columnGrain = g.continuous ? word : kColumnBlock;
+  const std::size_t minColumns = g.continuous ? word : std::size_t(kColumnBlock);
   std::size_t k;
-  // Rows groups are cut into whole blocks only: a narrower block costs the vertex as much per
-  // partial region for less work.
-  const std::size_t minColumns = g.continuous ? 1 : std::size_t(kColumnBlock);
-  if ((g.continuous || allSingleRows(g)) && (k = at(g.width, minColumns, columnGrain)) != 0) {
+  const std::size_t origin = g.continuous ? g.outBegin % word : 0;
+  if ((g.continuous || allSingleRows(g)) &&
+      (k = at(g.width, minColumns, columnGrain, origin)) != 0) {
     head = outputRange(g, 0, k, t);
     g = outputRange(g, k, g.width, t);
+  } else if (g.continuous) {
+    // Its outputs cannot be cut on a word boundary: it stays whole.
+    return false;
   } else if (g.cost >= kMinRowSplitCycles && (k = at(rows, kMinRowsPerPart, 1)) != 0) {
     head = rowRange(g, 0, k, t);
     g = rowRange(g, k, rows, t);
