@@ -4,6 +4,7 @@
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
 
 namespace popc {
 
@@ -19,6 +20,11 @@ void optimizeModule(llvm::Module &m, unsigned level) {
       llvm::OptimizationLevel::O3};
   llvm::ModulePassManager mpm = level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                            : pb.buildPerModuleDefaultPipeline(levels[level]);
+  // Even at -O0, fold what is written in double but means float: libc++'s float round(float)
+  // is __builtin_round (a double call between conversions) and half literals are long double
+  // constants; the tile has no double.
+  if (level == 0)
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InstCombinePass()));
   runModulePasses(m, pb, std::move(mpm));
 }
 

@@ -6,9 +6,10 @@
 #ifndef poplar_HalfFloat_hpp
 #define poplar_HalfFloat_hpp
 typedef __fp16 half;
-// Half literals (3.14_h), folded at compile time.
-constexpr half operator""_h(long double x) { return half(x); }
-constexpr half operator""_h(unsigned long long x) { return half(x); }
+// Half literals (3.14_h): always inlined, so that even at -O0 the long double never reaches
+// the tile (popc folds the constant conversion).
+__attribute__((always_inline)) constexpr half operator""_h(long double x) { return half(x); }
+__attribute__((always_inline)) constexpr half operator""_h(unsigned long long x) { return half(x); }
 #endif
 #endif
 #ifndef poplar_HalfFloat_hpp
