@@ -2,7 +2,6 @@
 // tiles' results.
 #include <popops/AllTrue.hpp>
 
-#include "SliceCycles.hpp"
 #include "support/Raise.hpp"
 
 #include <poputil/DebugInfo.hpp>
@@ -22,11 +21,6 @@ void addAllTrueVertex(Graph &graph, ComputeSet cs, const std::vector<Tensor> &in
   graph.connect(v["in"], in);
   graph.connect(v["out"], out.flatten());
   graph.setTileMapping(v, tile);
-  std::vector<unsigned> sizes;
-  for (const auto &t : in)
-    sizes.push_back(t.numElements());
-  internal::VertexCost cost{graph.getTarget(), -1, BOOL, BOOL, sizes};
-  graph.setPerfEstimate(v, internal::allTrueCycles(cost));
 }
 
 } // namespace

@@ -3,7 +3,6 @@
 #include <popops/Encoding.hpp>
 
 #include "SliceArgs.hpp"
-#include "SliceCycles.hpp"
 #include "support/Raise.hpp"
 
 #include <poputil/DebugInfo.hpp>
@@ -91,8 +90,6 @@ void encodeOneHotImpl(Graph &graph, const Tensor &indices, const Tensor &encoded
     graph.setInitialValue(v["offsets"], ArrayRef<unsigned>(offsets));
     graph.setInitialValue(v["sliceLength"], ArrayRef<unsigned>(lengths));
     graph.setTileMapping(v, tile);
-    internal::VertexCost cost{graph.getTarget(), -1, indices.elementType(), type, lengths};
-    graph.setPerfEstimate(v, internal::encodeOneHotCycles(cost));
   }
   prog.add(Execute(cs));
 }
@@ -118,18 +115,14 @@ void iotaImpl(Graph &graph, const Tensor &t, T start, const Type &type, Sequence
   for (const auto &[tile, regions] : workerPartitions(graph, t)) {
     std::vector<Tensor> outs;
     std::vector<T> offsets;
-    std::vector<unsigned> sizes;
     for (const auto &r : regions) {
       outs.push_back(t.slice(r.begin(), r.end()));
       offsets.push_back(T(start + T(r.begin())));
-      sizes.push_back(r.size());
     }
     auto v = graph.addVertex(cs, poputil::templateVertex("popops::Iota", type));
     graph.connect(v["out"], outs);
     graph.setInitialValue(v["offsets"], ArrayRef<T>(offsets));
     graph.setTileMapping(v, tile);
-    internal::VertexCost cost{graph.getTarget(), -1, type, type, sizes};
-    graph.setPerfEstimate(v, internal::iotaCycles(cost));
   }
   prog.add(Execute(cs));
 }

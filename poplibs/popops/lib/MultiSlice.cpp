@@ -98,11 +98,12 @@ void addMultiVertices(Graph &graph, ComputeSet cs, Kind kind, const Tensor &offs
       graph.setInitialValue(v["numBaseElements"], unsigned(t2d.dim(0)) | flags);
       graph.setInitialValue(v["regionSize"], unsigned(c.size()));
       if (kind == Kind::Slice) {
-        // Rows too short to give every worker a grain of columns: split the indices instead, if
-        // rows are whole 32-bit words (so two workers never write one word).
+        // The workers take whole rows of their share of the indices (as PopLibs' MultiSlice
+        // does) when there are enough indices and rows are whole 32-bit words (so two workers
+        // never write one word); else they split the columns.
         unsigned rowBytes = c.size() * target.getTypeSize(type);
-        bool shortRows = c.size() < target.getNumWorkerContexts() * target.getVectorWidth(type);
-        graph.setInitialValue(v["splitOffsets"], shortRows && rowBytes % 4 == 0);
+        bool enoughIndices = numIndices >= target.getNumWorkerContexts();
+        graph.setInitialValue(v["splitOffsets"], enoughIndices && rowBytes % 4 == 0);
       }
       graph.setTileMapping(v, g.tile);
       internal::VertexCost cost{target, -1, type, type, {unsigned(c.size())}, numIndices};

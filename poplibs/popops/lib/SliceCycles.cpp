@@ -92,11 +92,16 @@ std::uint64_t allTrueCycles(const VertexCost &c) {
   return cycles;
 }
 
-// Insertion sort: on average n^2 / 4 moves of about 6 cycles, and a compare per element.
+// Merge sort: insertion sorts of runs of 8 (about 12 moves of 6 cycles a run), then a merge
+// pass of about 10 cycles an element for each doubling of the run length.
 std::uint64_t sortBlocksCycles(const VertexCost &c) {
   std::uint64_t cycles = 10;
-  for (unsigned n : c.regions)
-    cycles += 10 + 8 * std::uint64_t(n) + 6 * std::uint64_t(n) * n / 4;
+  for (unsigned n : c.regions) {
+    unsigned passes = 0;
+    for (unsigned width = 8; width < n; width *= 2)
+      ++passes;
+    cycles += 10 + 9 * std::uint64_t(n) + 10 * std::uint64_t(n) * passes;
+  }
   return cycles;
 }
 

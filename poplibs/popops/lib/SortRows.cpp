@@ -1,12 +1,12 @@
 // Block odd-even transposition sort. Each row of n keys is cut into B blocks of S elements (the
 // last may be shorter) and the R * B blocks are spread over the tiles in order. One compute set
-// sorts every block (SortBlocks); then B rounds alternate merging blocks (0,1), (2,3), ... and
-// (1,2), (3,4), ... of each row (MergeSplit: the lower block keeps the smaller half). With equal
-// blocks, B such rounds sort any input (the 0-1 principle applies, as a merge-split is a network
-// of compare-exchanges), and because every step is stable the whole sort is.
+// sorts every block (SortBlocks, a merge sort); then B rounds alternate merging blocks (0,1),
+// (2,3), ... and (1,2), (3,4), ... of each row (MergeSplit: the lower block keeps the smaller
+// half). With equal blocks, B such rounds sort any input (the 0-1 principle applies, as a
+// merge-split is a network of compare-exchanges), and because every step is stable the whole sort
+// is.
 #include "SortRows.hpp"
 
-#include "SliceCycles.hpp"
 #include "support/Raise.hpp"
 
 #include <poputil/VertexTemplates.hpp>
@@ -23,8 +23,11 @@ using popsdk::support::raise;
 
 namespace {
 
-/// Blocks longer than this make the insertion sort slower than the merge rounds it saves.
-constexpr std::size_t maxBlock = 256;
+/// Block sizes: about one block per worker of each tile (the blocks of a tile sort in parallel and
+/// each round's merges keep every worker busy), but no fewer than minBlock elements (each block
+/// costs a merge round and its syncs) and no more than maxBlock (a block and its scratch live on
+/// one tile).
+constexpr std::size_t minBlock = 32, maxBlock = 2048;
 
 struct Block {
   std::size_t row, begin, end;
@@ -39,8 +42,9 @@ struct Layout {
 
 Layout makeLayout(const Graph &graph, std::size_t rows, std::size_t n) {
   const std::size_t tiles = graph.getTarget().getNumTiles();
-  std::size_t share = (rows * n + tiles - 1) / tiles;
-  std::size_t s = std::min({n, maxBlock, std::max<std::size_t>(1, share)});
+  const std::size_t workers = graph.getTarget().getNumWorkerContexts();
+  std::size_t share = (rows * n + tiles * workers - 1) / (tiles * workers);
+  std::size_t s = std::min({n, maxBlock, std::max(minBlock, share)});
   Layout l{rows, n, s, (n + s - 1) / s, {}};
   const std::size_t total = rows * l.blocksPerRow;
   for (std::size_t r = 0; r < rows; ++r)
@@ -77,8 +81,16 @@ std::string vertexName(const std::string &base, const Tensor &keys, SortValues k
                                  values.elementType());
 }
 
+/// A scratch vector of `size` elements on `tile` for one vertex.
+Tensor scratchOn(Graph &graph, const Type &type, std::size_t size, unsigned tile,
+                 const DebugContext &dc) {
+  Tensor t = graph.addVariable(type, {size}, {dc, "scratch"});
+  graph.setTileMapping(t, tile);
+  return t;
+}
+
 void addSortBlocks(Graph &graph, ComputeSet cs, const Layout &l, const Tensor &keys,
-                   SortValues kind, const Tensor &values, bool descending) {
+                   SortValues kind, const Tensor &values, bool descending, const DebugContext &dc) {
   std::map<unsigned, std::vector<Block>> byTile;
   for (const auto &b : l.blocks)
     byTile[b.tile].push_back(b);
@@ -86,21 +98,23 @@ void addSortBlocks(Graph &graph, ComputeSet cs, const Layout &l, const Tensor &k
   for (const auto &[tile, blocks] : byTile)
     for (const auto &list : byWorker(blocks, workers)) {
       std::vector<Tensor> k, v;
-      std::vector<unsigned> sizes;
+      std::size_t largest = 0;
       for (const auto &b : list) {
         k.push_back(blockOf(keys, b));
         if (kind != SortValues::None)
           v.push_back(blockOf(values, b));
-        sizes.push_back(b.end - b.begin);
+        largest = std::max(largest, b.end - b.begin);
       }
       auto vertex = graph.addVertex(cs, vertexName("SortBlocks", keys, kind, values));
       graph.connect(vertex["keys"], k);
-      if (kind != SortValues::None)
+      graph.connect(vertex["scratch"], scratchOn(graph, keys.elementType(), largest, tile, dc));
+      if (kind != SortValues::None) {
         graph.connect(vertex["values"], v);
+        graph.connect(vertex["scratchValues"],
+                      scratchOn(graph, values.elementType(), largest, tile, dc));
+      }
       graph.setInitialValue(vertex["descending"], descending);
       graph.setTileMapping(vertex, tile);
-      VertexCost cost{graph.getTarget(), -1, keys.elementType(), keys.elementType(), sizes};
-      graph.setPerfEstimate(vertex, sortBlocksCycles(cost));
     }
 }
 
@@ -116,7 +130,6 @@ void addMergeSplits(Graph &graph, ComputeSet cs, const Layout &l, std::size_t pa
   for (const auto &[tile, pairs] : byTile)
     for (const auto &list : byWorker(pairs, workers)) {
       std::vector<Tensor> lo, hi, loV, hiV;
-      std::vector<unsigned> sizes;
       std::size_t largest = 0;
       for (const auto &[a, b] : list) {
         lo.push_back(blockOf(keys, a));
@@ -125,27 +138,20 @@ void addMergeSplits(Graph &graph, ComputeSet cs, const Layout &l, std::size_t pa
           loV.push_back(blockOf(values, a));
           hiV.push_back(blockOf(values, b));
         }
-        sizes.push_back(a.end - a.begin);
-        sizes.push_back(b.end - b.begin);
-        largest = std::max(largest, std::size_t(sizes[sizes.size() - 2] + sizes.back()));
+        largest = std::max(largest, (a.end - a.begin) + (b.end - b.begin));
       }
       auto vertex = graph.addVertex(cs, vertexName("MergeSplit", keys, kind, values));
       graph.connect(vertex["lower"], lo);
       graph.connect(vertex["upper"], hi);
-      Tensor scratch = graph.addVariable(keys.elementType(), {largest}, {dc, "scratch"});
-      graph.setTileMapping(scratch, tile);
-      graph.connect(vertex["scratch"], scratch);
+      graph.connect(vertex["scratch"], scratchOn(graph, keys.elementType(), largest, tile, dc));
       if (kind != SortValues::None) {
         graph.connect(vertex["lowerValues"], loV);
         graph.connect(vertex["upperValues"], hiV);
-        Tensor scratchV = graph.addVariable(values.elementType(), {largest}, {dc, "scratch"});
-        graph.setTileMapping(scratchV, tile);
-        graph.connect(vertex["scratchValues"], scratchV);
+        graph.connect(vertex["scratchValues"],
+                      scratchOn(graph, values.elementType(), largest, tile, dc));
       }
       graph.setInitialValue(vertex["descending"], descending);
       graph.setTileMapping(vertex, tile);
-      VertexCost cost{graph.getTarget(), -1, keys.elementType(), keys.elementType(), sizes};
-      graph.setPerfEstimate(vertex, mergeSplitCycles(cost));
     }
 }
 
@@ -156,18 +162,15 @@ void addPositions(Graph &graph, ComputeSet cs, const Layout &l, const Tensor &va
     byTile[b.tile].push_back(b);
   for (const auto &[tile, blocks] : byTile) {
     std::vector<Tensor> out;
-    std::vector<unsigned> offsets, sizes;
+    std::vector<unsigned> offsets;
     for (const auto &b : blocks) {
       out.push_back(blockOf(values, b));
       offsets.push_back(b.begin);
-      sizes.push_back(b.end - b.begin);
     }
     auto v = graph.addVertex(cs, poputil::templateVertex("popops::Iota", UNSIGNED_INT));
     graph.connect(v["out"], out);
     graph.setInitialValue(v["offsets"], ArrayRef<unsigned>(offsets));
     graph.setTileMapping(v, tile);
-    VertexCost cost{graph.getTarget(), -1, UNSIGNED_INT, UNSIGNED_INT, sizes};
-    graph.setPerfEstimate(v, iotaCycles(cost));
   }
 }
 
@@ -208,7 +211,7 @@ SortedRows sortRows(Graph &graph, const std::string &api, const Tensor &keys, So
     }
   }
   auto blocksCs = graph.addComputeSet({dc, api + "/sortBlocks"});
-  addSortBlocks(graph, blocksCs, l, out.keys, valuesKind, out.values, descending);
+  addSortBlocks(graph, blocksCs, l, out.keys, valuesKind, out.values, descending, dc);
   prog.add(Execute(blocksCs));
   if (l.blocksPerRow > 1) {
     auto even = graph.addComputeSet({dc, api + "/mergeEven"});

@@ -61,9 +61,11 @@ TEST(PopopsSort, AnyDimensionAndEdgeShapes) {
 }
 
 TEST(PopopsSort, LongRowsOverManyBlocks) {
-  // 600 keys on 4 tiles: 4 blocks of 150, merged over 4 rounds; 1000 on 2 tiles: blocks of 256.
+  // Blocks of about a worker's share (at least 32): 600 keys on 4 tiles are 19 blocks of 32,
+  // 1000 on 2 tiles 12 of 84, 3000 on 1 tile 6 of 500 (each sorted in several merge passes).
   checkSort(FLOAT, {600}, 0, false);
   checkSort(INT, {1000}, 0, true, 2);
+  checkSort(HALF, {3000}, 0, false, 1);
   // Keys in reverse order need every round.
   OpHarness h(4);
   std::vector<double> values(300);
