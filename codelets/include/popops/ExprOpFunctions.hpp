@@ -27,6 +27,13 @@ POPOPS_INLINE float atanReduced(float x) {
          (1.0f + x2 * (-1.0f / 3 +
                        x2 * (1.0f / 5 + x2 * (-1.0f / 7 + x2 * (1.0f / 9 + x2 * (-1.0f / 11))))));
 }
+/// Whether x's sign bit is set (true for -0.0, which compares equal to +0.0).
+POPOPS_INLINE bool signBit(float x) { return __builtin_bit_cast(unsigned, x) >> 31; }
+/// |x| with the sign of s.
+POPOPS_INLINE float withSignOf(float x, float s) {
+  return __builtin_bit_cast(float, (__builtin_bit_cast(unsigned, x) & 0x7fffffffu) |
+                                       (__builtin_bit_cast(unsigned, s) & 0x80000000u));
+}
 POPOPS_INLINE float atanf(float x) {
   const float pi2 = 1.57079632679f, pi6 = 0.523598775598f, sqrt3 = 1.73205080757f;
   float a = __builtin_fabsf(x);
@@ -41,17 +48,26 @@ POPOPS_INLINE float atanf(float x) {
     r += pi6;
   if (invert)
     r = pi2 - r;
-  return x < 0 ? -r : r;
+  return withSignOf(r, x); // atan(-0) = -0
 }
+/// IEEE atan2, signed zeros and infinities included: atan2(-0, -1) = -pi, atan2(+0, -0) = pi.
 POPOPS_INLINE float atan2f(float y, float x) {
-  const float pi = 3.14159265359f;
-  if (x > 0)
-    return atanf(y / x);
-  if (x < 0)
-    return y < 0 ? atanf(y / x) - pi : atanf(y / x) + pi;
+  const float pi = 3.14159265359f, inf = __builtin_inff();
+  if (x != x || y != y)
+    return x + y;
   if (y == 0)
-    return 0.0f;
-  return y > 0 ? pi / 2 : -pi / 2;
+    return signBit(x) ? withSignOf(pi, y) : y;
+  if (x == 0)
+    return withSignOf(pi / 2, y);
+  float ay = __builtin_fabsf(y), ax = __builtin_fabsf(x);
+  float r;
+  if (ay == inf && ax == inf)
+    r = signBit(x) ? 3 * pi / 4 : pi / 4;
+  else if (signBit(x))
+    r = pi - atanf(ay / ax);
+  else
+    r = atanf(ay / ax);
+  return withSignOf(r, y);
 }
 POPOPS_INLINE float erff(float x) {
   // Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7).
