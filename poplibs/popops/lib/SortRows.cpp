@@ -55,11 +55,30 @@ Layout makeLayout(const Graph &graph, std::size_t rows, std::size_t n) {
   return l;
 }
 
+/// The [rows, n] work tensor: one variable per tile holding its blocks one after another, each
+/// padded to whole 32-bit words, so that vertices on one tile never write one word.
 Tensor workTensor(Graph &graph, const Type &type, const Layout &l, const DebugContext &dc) {
-  Tensor t = graph.addVariable(type, {l.rows, l.n}, dc);
-  for (const auto &b : l.blocks)
-    graph.setTileMapping(t[b.row].slice(b.begin, b.end), b.tile);
-  return t;
+  const std::size_t perWord = std::max<std::size_t>(1, 4 / type.size());
+  const std::size_t stride = (l.blockSize + perWord - 1) / perWord * perWord;
+  std::map<unsigned, std::vector<std::size_t>> byTile; // tile -> block indices
+  for (std::size_t i = 0; i < l.blocks.size(); ++i)
+    byTile[l.blocks[i].tile].push_back(i);
+  std::vector<Tensor> pieces(l.blocks.size());
+  for (const auto &[tile, indices] : byTile) {
+    Tensor v =
+        graph.addVariable(type, {indices.size(), stride}, {dc, "tile" + std::to_string(tile)});
+    graph.setTileMapping(v, tile);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const Block &b = l.blocks[indices[k]];
+      pieces[indices[k]] = v[k].slice(0, b.end - b.begin);
+    }
+  }
+  std::vector<Tensor> rows;
+  for (std::size_t r = 0; r < l.rows; ++r)
+    rows.push_back(concat(std::vector<Tensor>(pieces.begin() + r * l.blocksPerRow,
+                                              pieces.begin() + (r + 1) * l.blocksPerRow))
+                       .expand({0}));
+  return concat(rows);
 }
 
 Tensor blockOf(const Tensor &t, const Block &b) { return t[b.row].slice(b.begin, b.end); }
