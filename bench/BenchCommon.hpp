@@ -1,5 +1,5 @@
-// Helpers shared by the benchmarks: hand-written linear tile mapping and the native memcpy
-// reference timed in the same run.
+// Helpers shared by the benchmarks: hand-written linear tile mapping, the median time of a native
+// reference, and the native memcpy reference timed in the same run.
 #pragma once
 
 #include <poplar/Graph.hpp>
@@ -39,6 +39,21 @@ inline std::size_t mapLinearly(poplar::Graph &graph, const poplar::Tensor &t, un
   return perTile;
 }
 
+/// Median seconds of one call of `work`, repeated for about 20 ms (and at least 5 times) after a
+/// warm-up call: the median keeps a busy machine's preemptions out of a native reference.
+template <class Work> double medianSeconds(Work &&work) {
+  work(); // warm-up: fault the pages in, fill the caches
+  std::vector<double> times;
+  auto begin = Clock::now();
+  do {
+    auto start = Clock::now();
+    work();
+    times.push_back(secondsSince(start));
+  } while (secondsSince(begin) < 0.02 || times.size() < 5);
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
 /// Median seconds for one memcpy of `bytes` between two warm, 64-byte aligned host buffers:
 /// the native reference for moving the same bytes. Alignment is fixed because glibc's
 /// `rep movsb` path is up to 20x slower on some AMD CPUs when source and destination are not
@@ -54,18 +69,11 @@ inline double nativeCopySeconds(std::size_t bytes) {
   std::unique_ptr<std::uint8_t, Free> dst(
       static_cast<std::uint8_t *>(std::aligned_alloc(64, size)));
   std::memset(src.get(), 1, size);
-  std::memcpy(dst.get(), src.get(), bytes); // warm-up: fault the pages in
-  std::vector<double> times;
-  auto begin = Clock::now();
-  do {
-    auto start = Clock::now();
+  return medianSeconds([&] {
     std::memcpy(dst.get(), src.get(), bytes);
     benchmark::DoNotOptimize(dst.get());
     benchmark::ClobberMemory();
-    times.push_back(secondsSince(start));
-  } while (secondsSince(begin) < 0.02 || times.size() < 5);
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  });
 }
 
 /// Sets the native-reference counters: the reference's own time and host/native.

@@ -8,6 +8,9 @@
 // interp_ns and native_ns (one compute, all workers), ratio = interp_ns / native_ns, cycles
 // (simulated thread cycles, summed over workers), insns and insns_per_elem (interpreted
 // instructions), ns_per_insn. POPSDK_BENCH_GP=<file.gp> runs another build of the vertices.
+// Before timing, each vertex also runs through the Engine on test/support's VertexTester (the
+// harness the vertex tests use): the direct run must give its outputs and thread cycles.
+#include "VertexTester.hpp"
 #include "gp/GpFile.hpp"
 #include "interp/Interpreter.hpp"
 
@@ -95,11 +98,16 @@ struct Codelets {
   std::vector<std::uint64_t> words; // code before relocation
 };
 
+/// The .gp of the vertices: this build's, or POPSDK_BENCH_GP.
+std::string gpPath() {
+  const char *path = std::getenv("POPSDK_BENCH_GP");
+  return path ? path : POPSDK_BENCH_VERTICES_GP;
+}
+
 const Codelets &codelets() {
   static const Codelets c = [] {
-    const char *path = std::getenv("POPSDK_BENCH_GP");
     Codelets c;
-    c.file = gp::readGpFile(path ? path : POPSDK_BENCH_VERTICES_GP);
+    c.file = gp::readGpFile(gpPath());
     c.words.resize(c.file.code.size() / 8);
     std::memcpy(c.words.data(), c.file.code.data(), c.words.size() * 8);
     return c;
@@ -208,14 +216,36 @@ std::vector<float> inputs(unsigned n, unsigned seed) {
   return v;
 }
 
-/// Times both builds, checks that they agree bit for bit, and sets the counters.
+/// The vertex run through the Engine by the harness the tests use (test/support's VertexTester),
+/// with its output and thread cycles. The direct tile run above must reproduce both, so the timed
+/// loop is exactly what the simulator runs.
+struct ViaEngine {
+  popsdk::test::RunResult run;
+  std::string output;
+  bool agrees(const interp::RunResult &r, const float *tileOutput) const {
+    const auto &values = run.output(output);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (float(values[i]) != tileOutput[i])
+        return false;
+    return run.threadCycles == r.cycles;
+  }
+};
+
+std::vector<double> asDoubles(const std::vector<float> &v) { return {v.begin(), v.end()}; }
+
+/// Times both builds, checks that they agree bit for bit (and that the direct run agrees with the
+/// Engine's), and sets the counters.
 template <typename Native, typename Compare>
 void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sameResults,
-             unsigned elements) {
+             const ViaEngine &viaEngine, const float *tileOutput, unsigned elements) {
   interp::RunResult r = tile.run();
   native();
   if (!sameResults()) {
     state.SkipWithError("interpreted and native results differ");
+    return;
+  }
+  if (!viaEngine.agrees(r, tileOutput)) {
+    state.SkipWithError("the direct tile run and the Engine's run of the vertex differ");
     return;
   }
   for (auto _ : state)
@@ -248,9 +278,14 @@ void BM_Sum(benchmark::State &state) {
   std::uint32_t tin = tile.array(in), tout = tile.array({0.f});
   tile.setVector("in", tin, n);
   tile.setScalarEdge("out", tout);
+  ViaEngine viaEngine{popsdk::test::VertexTester(gpPath(), "SumVertex")
+                          .input("in", FLOAT, asDoubles(in))
+                          .scalarOutput("out", FLOAT)
+                          .run(),
+                      "out"};
   measure(
       state, tile, [&] { return runNative(v); }, [&] { return sameBits(out, *tile.floats(tout)); },
-      n);
+      viaEngine, tile.floats(tout), n);
 }
 
 void BM_Dot(benchmark::State &state) {
@@ -267,9 +302,15 @@ void BM_Dot(benchmark::State &state) {
   tile.setVector("a", ta, n);
   tile.setVector("b", tb, n);
   tile.setScalarEdge("out", tout);
+  ViaEngine viaEngine{popsdk::test::VertexTester(gpPath(), "DotProductVertex")
+                          .input("a", FLOAT, asDoubles(a))
+                          .input("b", FLOAT, asDoubles(b))
+                          .scalarOutput("out", FLOAT)
+                          .run(),
+                      "out"};
   measure(
       state, tile, [&] { return runNative(v); }, [&] { return sameBits(out, *tile.floats(tout)); },
-      n);
+      viaEngine, tile.floats(tout), n);
 }
 
 void BM_AxpyMulti(benchmark::State &state) {
@@ -288,9 +329,17 @@ void BM_AxpyMulti(benchmark::State &state) {
   tile.setVector("y", ty, n);
   tile.setVector("out", tout, n);
   tile.setValue("a", a);
+  ViaEngine viaEngine{popsdk::test::VertexTester(gpPath(), "AxpyMultiVertex")
+                          .input("x", FLOAT, asDoubles(x))
+                          .input("y", FLOAT, asDoubles(y))
+                          .output("out", FLOAT, n)
+                          .state("a", FLOAT, a)
+                          .run(),
+                      "out"};
   measure(
       state, tile, [&] { return runNativeMulti(v); },
-      [&] { return std::memcmp(out.data(), tile.floats(tout), n * 4) == 0; }, n);
+      [&] { return std::memcmp(out.data(), tile.floats(tout), n * 4) == 0; }, viaEngine,
+      tile.floats(tout), n);
 }
 
 // Argument: elements per vertex.
