@@ -147,4 +147,74 @@ std::vector<double> gather(const std::vector<double> &t, const std::vector<std::
   return out;
 }
 
+std::vector<double> scatter(std::vector<double> operand, const std::vector<std::size_t> &shape,
+                            const std::vector<std::int64_t> &indices,
+                            const std::vector<std::size_t> &indexShape,
+                            const std::vector<double> &updates,
+                            const std::vector<std::size_t> &updateShape, std::size_t indexVectorDim,
+                            const std::vector<unsigned> &updateWindowDims,
+                            const std::vector<std::size_t> &insertWindowDims,
+                            const std::vector<unsigned> &scatterDimsToOperandDims, bool add) {
+  auto isWindowDim = [&](std::size_t d) {
+    return std::find(updateWindowDims.begin(), updateWindowDims.end(), d) != updateWindowDims.end();
+  };
+  std::vector<std::size_t> scatterDims,
+      windowDims(updateWindowDims.begin(), updateWindowDims.end());
+  for (std::size_t d = 0; d < updateShape.size(); ++d)
+    if (!isWindowDim(d))
+      scatterDims.push_back(d);
+  auto idxShape = indexShape;
+  if (indexVectorDim == idxShape.size())
+    idxShape.push_back(1);
+  const std::size_t components = idxShape[indexVectorDim];
+  auto idxStrides = stridesOf(idxShape), opStrides = stridesOf(shape),
+       updStrides = stridesOf(updateShape);
+  std::vector<std::size_t> scatterShape, windowShape;
+  for (auto d : scatterDims)
+    scatterShape.push_back(updateShape[d]);
+  for (auto d : windowDims)
+    windowShape.push_back(updateShape[d]);
+  // Scatter indices in row-major order; then each element of the window.
+  for (std::size_t g = 0; g < product(scatterShape); ++g) {
+    std::vector<std::size_t> G(scatterShape.size());
+    for (std::size_t r = g, d = scatterShape.size(); d-- > 0;) {
+      G[d] = r % scatterShape[d];
+      r /= scatterShape[d];
+    }
+    std::vector<long long> start(shape.size(), 0);
+    bool skip = false;
+    for (std::size_t k = 0; k < components; ++k) {
+      std::size_t flat = 0;
+      for (std::size_t d = 0, b = 0; d < idxShape.size(); ++d)
+        flat += (d == indexVectorDim ? k : G[b++]) * idxStrides[d];
+      std::size_t od = scatterDimsToOperandDims[k];
+      start[od] = resolveIndex(indices[flat], shape[od], {});
+      skip = skip || start[od] < 0;
+    }
+    if (skip)
+      continue;
+    for (std::size_t w = 0; w < product(windowShape); ++w) {
+      std::vector<std::size_t> W(windowShape.size());
+      for (std::size_t r = w, d = windowShape.size(); d-- > 0;) {
+        W[d] = r % windowShape[d];
+        r /= windowShape[d];
+      }
+      std::size_t op = 0;
+      for (std::size_t d = 0, wi = 0; d < shape.size(); ++d) {
+        bool inserted = std::find(insertWindowDims.begin(), insertWindowDims.end(), d) !=
+                        insertWindowDims.end();
+        std::size_t within = inserted ? 0 : W[wi++];
+        op += ((start[d] + within) % shape[d]) * opStrides[d];
+      }
+      std::size_t up = 0;
+      for (std::size_t i = 0; i < scatterDims.size(); ++i)
+        up += G[i] * updStrides[scatterDims[i]];
+      for (std::size_t i = 0; i < windowDims.size(); ++i)
+        up += W[i] * updStrides[windowDims[i]];
+      operand[op] = add ? operand[op] + updates[up] : updates[up];
+    }
+  }
+  return operand;
+}
+
 } // namespace popsdk::reference

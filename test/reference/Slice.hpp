@@ -55,4 +55,16 @@ std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::si
 std::vector<double> gather(const std::vector<double> &t, const std::vector<std::size_t> &shape,
                            const std::vector<std::int64_t> &indices, std::size_t axis);
 
+/// XLA scatter (popops::scatter): each window of `updates` combined into `operand` (row-major
+/// `shape`) at its scatter index, windows in scatter-index order; a window whose start is beyond
+/// a dimension is skipped, one that runs past the end wraps round. `add` adds instead of writing.
+std::vector<double> scatter(std::vector<double> operand, const std::vector<std::size_t> &shape,
+                            const std::vector<std::int64_t> &indices,
+                            const std::vector<std::size_t> &indexShape,
+                            const std::vector<double> &updates,
+                            const std::vector<std::size_t> &updateShape, std::size_t indexVectorDim,
+                            const std::vector<unsigned> &updateWindowDims,
+                            const std::vector<std::size_t> &insertWindowDims,
+                            const std::vector<unsigned> &scatterDimsToOperandDims, bool add);
+
 } // namespace popsdk::reference

@@ -210,6 +210,10 @@ TEST(PopopsDynamicUpdate, OutOfRangeChangesNothingUnlessRemapped) {
   SliceCase negative{HALF, {6, 4}, {1}, {2}, {-3}};
   negative.offsetType = INT;
   checkUpdate(negative);
+  // One offset of several out of range: nothing changes, whichever dimension is sliced first.
+  checkUpdate({FLOAT, {5, 6, 4}, {0, 2}, {2, 3}, {1, 4}});
+  checkUpdate({FLOAT, {5, 6, 4}, {0, 2}, {2, 3}, {5, 1}});
+  checkUpdate({FLOAT, {5, 6, 4}, {2, 1}, {1, 5}, {9, 2}});
 }
 
 // ---- Errors ---------------------------------------------------------------------------------

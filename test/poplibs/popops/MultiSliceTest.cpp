@@ -7,7 +7,9 @@
 
 #include <poplar/exceptions.hpp>
 #include <popops/DynamicSlice.hpp>
+#include <popops/ElementWise.hpp>
 #include <popops/Gather.hpp>
+#include <popops/Scatter.hpp>
 #include <poputil/exceptions.hpp>
 
 #include <gtest/gtest.h>
@@ -179,6 +181,79 @@ TEST(PopopsGather, Errors) {
         popops::createGatherInput(h.graph(), FLOAT, {6, 4}, 3);
       },
       {"popops::createGatherInput", "axis 3", "{6,4}"});
+}
+
+// ---- scatter --------------------------------------------------------------------------------
+
+struct ScatterCase {
+  std::vector<std::size_t> shape, indexShape, updateShape;
+  std::vector<std::int64_t> indices;
+  std::size_t indexVectorDim;
+  std::vector<unsigned> updateWindowDims;
+  std::vector<std::size_t> insertWindowDims;
+  std::vector<unsigned> scatterDimsToOperandDims;
+};
+
+void checkScatter(const ScatterCase &c, bool add) {
+  OpHarness h(4);
+  auto operand = testValues(FLOAT, count(c.shape), -9, 9, 1);
+  auto updates = testValues(FLOAT, count(c.updateShape), -9, 9, 2);
+  Tensor t = h.input("t", FLOAT, c.shape, operand);
+  Tensor idx = h.input("idx", INT, c.indexShape, asDoubles(c.indices));
+  Tensor u = h.input("u", FLOAT, c.updateShape, updates);
+  if (add) {
+    popops::UpdateComputationFunc sum = [](Graph &g, Tensor &a, Tensor &b,
+                                           program::Sequence &prog) {
+      return popops::add(g, a, b, prog);
+    };
+    popops::scatter(h.graph(), t, idx, u, c.indexVectorDim, c.updateWindowDims, c.insertWindowDims,
+                    c.scatterDimsToOperandDims, sum, h.prog());
+  } else {
+    popops::scatter(h.graph(), t, idx, u, c.indexVectorDim, c.updateWindowDims, c.insertWindowDims,
+                    c.scatterDimsToOperandDims, h.prog());
+  }
+  h.output("t", t);
+  h.run();
+  EXPECT_EQ(h.result("t"), ref::scatter(operand, c.shape, c.indices, c.indexShape, updates,
+                                        c.updateShape, c.indexVectorDim, c.updateWindowDims,
+                                        c.insertWindowDims, c.scatterDimsToOperandDims, add));
+}
+
+TEST(PopopsScatter, RowsWindowsAndPoints) {
+  // Rows of a [5, 4] matrix at 3 indices (the TensorFlow scatter_nd pattern), one out of range.
+  ScatterCase rows{{5, 4}, {3}, {3, 4}, {4, 0, 7}, 1, {1}, {0}, {0}};
+  checkScatter(rows, false);
+  checkScatter(rows, true);
+  // Columns: index vector along dim 0 of [1, 2] indices, windows of [3] into a [3, 6] operand.
+  checkScatter({{3, 6}, {1, 2}, {2, 3}, {5, 1}, 0, {1}, {1}, {1}}, false);
+  // Single elements of a [4, 5] operand by (row, column) pairs, duplicates accumulating.
+  ScatterCase points{{4, 5}, {3, 2}, {3}, {1, 2, 3, 4, 1, 2}, 1, {}, {0, 1}, {0, 1}};
+  checkScatter(points, false);
+  checkScatter(points, true);
+  // 2x2 windows of a [4, 4] operand at two (row, column) starts.
+  checkScatter({{4, 4}, {2, 2}, {2, 2, 2}, {0, 0, 2, 1}, 1, {1, 2}, {}, {0, 1}}, true);
+}
+
+TEST(PopopsScatter, Errors) {
+  OpHarness h(2);
+  Tensor t = h.input("t", FLOAT, {5, 4}, hostData(FLOAT, 20, 0, 1));
+  Tensor idx = h.input("idx", INT, {3}, {0, 1, 2});
+  Tensor u = h.input("u", FLOAT, {3, 4}, hostData(FLOAT, 12, 0, 1));
+  Tensor uWrong = h.input("uWrong", FLOAT, {2, 4}, hostData(FLOAT, 8, 0, 1));
+  Tensor uHalf = h.input("uHalf", HALF, {3, 4}, hostData(HALF, 12, 0, 1));
+  auto &g = h.graph();
+  auto &p = h.prog();
+  using poputil::poplibs_error;
+  expectThrowsWith<poplibs_error>([&] { popops::scatter(g, t, idx, uWrong, 1, {1}, {0}, {0}, p); },
+                                  {"popops::scatter", "{2,4}", "{2}", "{3}"});
+  expectThrowsWith<poplibs_error>([&] { popops::scatter(g, t, idx, uHalf, 1, {1}, {0}, {0}, p); },
+                                  {"popops::scatter", "half", "float"});
+  expectThrowsWith<poplibs_error>([&] { popops::scatter(g, t, idx, u, 1, {1}, {0}, {2}, p); },
+                                  {"popops::scatter", "scatterDimsToOperandDims", "{2}"});
+  expectThrowsWith<poplibs_error>([&] { popops::scatter(g, t, idx, u, 1, {1}, {}, {0}, p); },
+                                  {"popops::scatter", "rank 2"});
+  expectThrowsWith<poplibs_error>([&] { popops::scatter(g, t, idx, u, 3, {1}, {0}, {0}, p); },
+                                  {"popops::scatter", "indexVectorDim 3"});
 }
 
 // ---- Updates ----------------------------------------------------------------------------------
