@@ -2,8 +2,9 @@
 // Encoding.cpp, Sort.cpp). The slice ones are PopLibs' formulas for DynamicSlice*,
 // DynamicUpdateSlice*, MultiSlice and MultiUpdate*: VertexCost::regions holds the element count of
 // each region (one for the 1-D and multi vertices), VertexCost::slices the rows copied per region
-// (numSubElements, or the number of indices, all taken as in range). PopLibs has no formula for
-// the others (its sort and one-hot vertices differ); theirs count the loops of these vertices:
+// (numSubElements, or the number of indices, all taken as in range); the slicing ops charge them
+// through setPerfEstimate. PopLibs has no formula for the others (its sort and one-hot vertices
+// differ), which run at their interpreted cycles; their estimators count these vertices' loops:
 // regions are the one-hot pieces, iota or AllTrue regions, sort blocks, or merge pairs as
 // (lower, upper) sizes one after the other.
 #pragma once
