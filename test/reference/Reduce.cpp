@@ -69,6 +69,15 @@ double fold(Operation op, double acc, double x) {
   throw std::invalid_argument("reference::reduce: unknown operation");
 }
 
+/// Integer folds wrap as 32-bit arithmetic does on the tile.
+double wrap(Type t, double x) {
+  if (t == INT)
+    return double(std::int32_t(std::uint32_t(std::int64_t(std::fmod(x, 4294967296.0)))));
+  if (t == UNSIGNED_INT)
+    return double(std::uint32_t(std::int64_t(std::fmod(x, 4294967296.0))));
+  return x;
+}
+
 } // namespace
 
 Reduction reduce(Operation op, const std::vector<double> &in, const std::vector<std::size_t> &shape,
@@ -95,7 +104,7 @@ Reduction reduce(Operation op, const std::vector<double> &in, const std::vector<
       if (!reduced[d])
         o = o * shape[d] + index[d];
     double x = in[i];
-    r.values[o] = fold(op, r.values[o], x);
+    r.values[o] = wrap(outType, fold(op, r.values[o], x));
     r.magnitude[o] += op == Operation::SQUARE_ADD ? x * x : std::fabs(x);
     for (std::size_t d = shape.size(); d-- > 0;)
       if (++index[d] < shape[d])

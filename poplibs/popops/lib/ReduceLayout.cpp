@@ -10,18 +10,17 @@ namespace popops::internal {
 
 using namespace poplar;
 
-std::vector<unsigned> memoryOrder(const Tensor &in) {
-  std::vector<unsigned> order(in.rank());
-  std::iota(order.begin(), order.end(), 0u);
+MemoryOrder memoryOrder(const Tensor &in) {
+  MemoryOrder m;
+  m.order.resize(in.rank());
+  std::iota(m.order.begin(), m.order.end(), 0u);
+  m.backwards.assign(in.rank(), false);
   if (in.numElements() < 2)
-    return order;
+    return m;
   auto shape = in.shape();
   Tensor flat = in.flatten();
   // Where the element at flat index f lives: its variable and offset there.
-  auto locate = [&](std::size_t f) {
-    auto regions = flat.slice(f, f + 1).getVarRegions();
-    return regions.front();
-  };
+  auto locate = [&](std::size_t f) { return flat.slice(f, f + 1).getVarRegions().front(); };
   const VariableInterval origin = locate(0);
   std::vector<long long> stride(in.rank(), 0);
   std::size_t flatStride = 1;
@@ -29,14 +28,14 @@ std::vector<unsigned> memoryOrder(const Tensor &in) {
     if (shape[d] >= 2) {
       VariableInterval next = locate(flatStride);
       if (next.var != origin.var)
-        return order;
+        return m;
       stride[d] = static_cast<long long>(next.interval.begin()) -
                   static_cast<long long>(origin.interval.begin());
     }
     flatStride *= shape[d];
   }
-  // The probes only see one step per dimension: check the far corner is where a constant stride
-  // puts it, else the view is not affine (a concatenation, a reversal of part, ...).
+  // The probes only see one step per dimension: check the far corner is where constant strides
+  // put it, else the view is not affine (a concatenation, a reversal of part, ...).
   long long corner = 0;
   for (unsigned d = 0; d < in.rank(); ++d)
     corner += stride[d] * static_cast<long long>(shape[d] - 1);
@@ -44,11 +43,13 @@ std::vector<unsigned> memoryOrder(const Tensor &in) {
   if (last.var != origin.var || static_cast<long long>(last.interval.begin()) -
                                         static_cast<long long>(origin.interval.begin()) !=
                                     corner)
-    return std::vector<unsigned>(order);
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return m;
+  std::stable_sort(m.order.begin(), m.order.end(), [&](unsigned a, unsigned b) {
     return std::llabs(stride[a]) > std::llabs(stride[b]);
   });
-  return order;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    m.backwards[d] = stride[d] < 0;
+  return m;
 }
 
 std::vector<DimGroup> dimGroups(const std::vector<std::size_t> &shape,
@@ -68,6 +69,9 @@ std::vector<DimGroup> dimGroups(const std::vector<std::size_t> &shape,
 }
 
 namespace {
+
+/// The shortest average contiguous run of a tile's interval that is worth pieces of its own.
+constexpr std::size_t kMinAverageRun = 4;
 
 /// The flat output index of the input element at flat index f.
 std::size_t outIndex(const std::vector<DimGroup> &groups, std::size_t f) {
@@ -141,6 +145,13 @@ std::vector<std::vector<Piece>> inputPieces(const Graph &graph, const Tensor &fl
     for (const auto &iv : intervals) {
       std::size_t pos = iv.begin();
       auto cut = std::upper_bound(cuts.begin(), cuts.end(), pos);
+      // Runs of a few elements (a subsampled view, ...) would cost more as pieces of their own
+      // than as one piece that the engine gathers before the compute set.
+      const auto runs = std::size_t(std::lower_bound(cut, cuts.end(), iv.end()) - cut) + 1;
+      if (iv.size() < kMinAverageRun * runs) {
+        appendPieces(groups, pos, iv.end(), pieces[tile]);
+        continue;
+      }
       while (pos < iv.end()) {
         std::size_t end = iv.end();
         if (cut != cuts.end() && *cut < end)

@@ -58,10 +58,15 @@ struct DimGroup {
   bool reduced;
 };
 
-/// The order of in's dimensions from the largest memory stride to the smallest when `in` views
-/// one variable with a constant stride per dimension (a transpose, a slice, ...); in's own order
-/// otherwise. Reducing in this order makes each tile's partials contiguous runs.
-std::vector<unsigned> memoryOrder(const poplar::Tensor &in);
+/// How `in` lies in memory: the order of its dimensions from the largest memory stride to the
+/// smallest, and which go backwards, when `in` views one variable with a constant stride per
+/// dimension (a transpose, a slice, a reversal, ...); in's own order otherwise. Reducing in this
+/// order, reversed dimensions turned round, makes each tile's partials contiguous runs.
+struct MemoryOrder {
+  std::vector<unsigned> order;
+  std::vector<bool> backwards; // per dimension of `in`
+};
+MemoryOrder memoryOrder(const poplar::Tensor &in);
 
 std::vector<DimGroup> dimGroups(const std::vector<std::size_t> &shape,
                                 const std::vector<bool> &reduced);

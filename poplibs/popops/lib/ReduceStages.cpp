@@ -433,17 +433,23 @@ Tensor planReduction(Graph &graph, const Tensor &in, std::optional<Tensor> out, 
     if (!reduced[d])
       outDimOf[d] = o++;
 
-  // Reduce the input with its dimensions in memory order; the output's kept dimensions follow
-  // the same order, so that runs of the input meet runs of the output.
-  const auto order = memoryOrder(in);
-  const Tensor inP = in.dimShuffle(order);
+  // Reduce the input with its dimensions in memory order, and the backward ones turned round;
+  // the output's kept dimensions follow the same order and turns (the order of the partials of
+  // an output does not matter), so that runs of the input meet runs of the output.
+  const auto memory = memoryOrder(in);
+  Tensor inP = in.dimShuffle(memory.order);
   std::vector<std::size_t> shapeP, outShapeP;
   std::vector<bool> reducedP;
-  std::vector<unsigned> outOrder;
-  for (unsigned d : order) {
+  std::vector<unsigned> outOrder, outBackwards;
+  for (unsigned i = 0; i < rank; ++i) {
+    const unsigned d = memory.order[i];
     shapeP.push_back(in.dim(d));
     reducedP.push_back(reduced[d]);
+    if (memory.backwards[d])
+      inP = inP.reverse(i);
     if (!reduced[d]) {
+      if (memory.backwards[d])
+        outBackwards.push_back(unsigned(outShapeP.size()));
       outShapeP.push_back(in.dim(d));
       outOrder.push_back(outDimOf[d]);
     }
@@ -452,9 +458,15 @@ Tensor planReduction(Graph &graph, const Tensor &in, std::optional<Tensor> out, 
   if (out) {
     result = *out;
     outP = out->dimShuffle(outOrder);
+    for (unsigned d : outBackwards)
+      outP = outP.reverse(d);
   } else {
+    // A new output is laid out in the order the reduction writes it.
     outP = graph.addVariable(spec.outType, outShapeP, {dc, "out"});
-    result = outP.dimShuffle(inversePermutation(outOrder));
+    result = outP;
+    for (unsigned d : outBackwards)
+      result = result.reverse(d);
+    result = result.dimShuffle(inversePermutation(outOrder));
     mapOut = true;
   }
   const Tensor inFlat = inP.flatten(), outFlat = outP.flatten();

@@ -16,7 +16,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -367,6 +369,82 @@ TEST(Reduce, ViewsAsInputs) {
     }
   }
   batch.runAndCheck();
+}
+
+// Random shapes (ranks 1 to 4, sizes 1 to 9), dimension sets, operations and types, over inputs
+// mapped in random chunks to random tiles and seen through random views: the planner's cuts
+// (pieces, groups, workers, stages) meet every kind of boundary.
+TEST(Reduce, RandomShapesMappingsAndViews) {
+  std::mt19937 rng(2024);
+  auto pick = [&](std::size_t n) { return std::size_t(rng() % n); };
+  for (unsigned tiles : {1u, 5u, 16u}) {
+    OpHarness h(tiles);
+    Batch batch(h);
+    auto &graph = h.graph();
+    for (int c = 0; c < 24; ++c) {
+      const Operation op = kOps[pick(kOps.size())];
+      const auto pairs = typePairs(op);
+      const auto [inType, outType] = pairs[pick(pairs.size())];
+      std::vector<std::size_t> shape(1 + pick(4));
+      std::size_t n = 1;
+      for (auto &d : shape) {
+        d = 1 + pick(9);
+        n *= d;
+      }
+      auto values = inputValues(op, inType, n, unsigned(rng()));
+      const std::string name = "r" + std::to_string(c);
+      Tensor var = graph.addVariable(inType, shape, name);
+      // Random chunks to random tiles.
+      Tensor flat = var.flatten();
+      for (std::size_t b = 0; b < n;) {
+        std::size_t e = std::min(n, b + 1 + pick(40));
+        graph.setTileMapping(flat.slice(b, e), unsigned(pick(tiles)));
+        b = e;
+      }
+      h.write(name, var, values);
+      // A random view: dimensions shuffled, maybe one reversed; the host values follow.
+      std::vector<unsigned> perm(shape.size());
+      std::iota(perm.begin(), perm.end(), 0u);
+      std::shuffle(perm.begin(), perm.end(), rng);
+      const bool reverse = pick(2) == 0;
+      Tensor in = var.dimShuffle(perm);
+      std::vector<std::size_t> viewShape;
+      for (auto d : perm)
+        viewShape.push_back(shape[d]);
+      if (reverse)
+        in = in.reverse(0);
+      std::vector<double> viewValues(n);
+      std::vector<std::size_t> index(viewShape.size(), 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::size_t src = 0;
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+          // Source index of dimension d: position of d in perm.
+          std::size_t v = std::find(perm.begin(), perm.end(), unsigned(d)) - perm.begin();
+          std::size_t x = index[v];
+          if (reverse && v == 0)
+            x = viewShape[0] - 1 - x;
+          src = src * shape[d] + x;
+        }
+        viewValues[i] = values[src];
+        for (std::size_t d = viewShape.size(); d-- > 0;)
+          if (++index[d] < viewShape[d])
+            break;
+          else
+            index[d] = 0;
+      }
+      std::vector<std::size_t> dims;
+      for (std::size_t d = 0; d < viewShape.size(); ++d)
+        if (pick(2))
+          dims.push_back(d);
+      std::shuffle(dims.begin(), dims.end(), rng);
+      Tensor out = popops::reduce(graph, in, outType, dims, op, h.prog());
+      batch.expect(out, op, outType, viewValues, viewShape, dims,
+                   std::to_string(tiles) +
+                       " tiles: " + describe(op, inType, outType, viewShape, dims) +
+                       (reverse ? " reversed" : ""));
+    }
+    batch.runAndCheck();
+  }
 }
 
 // reduceWithOutput into views of an output, mapped or not.
