@@ -73,8 +73,6 @@ bool accumulates(Operation op) {
          op == Operation::LOG_ADD;
 }
 
-std::string dimsText(const std::vector<std::size_t> &dims) { return shapeText(dims); }
-
 /// Checks the arguments of one reduction and decides its types.
 ReduceSpec makeSpec(const std::string &api, const Tensor &in, const Type &outType,
                     const std::vector<std::size_t> &dims, const ReduceParams &params,
@@ -83,11 +81,11 @@ ReduceSpec makeSpec(const std::string &api, const Tensor &in, const Type &outTyp
     raise<poputil::poplibs_error>(api, ": the input tensor is not valid");
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] >= in.rank())
-      raise<poputil::poplibs_error>(api, ": dims ", dimsText(dims), " name dimension ", dims[i],
+      raise<poputil::poplibs_error>(api, ": dims ", shapeText(dims), " name dimension ", dims[i],
                                     ", but the input ", shapeText(in.shape()), " has rank ",
                                     in.rank());
     if (std::find(dims.begin(), dims.begin() + i, dims[i]) != dims.begin() + i)
-      raise<poputil::poplibs_error>(api, ": dims ", dimsText(dims), " name dimension ", dims[i],
+      raise<poputil::poplibs_error>(api, ": dims ", shapeText(dims), " name dimension ", dims[i],
                                     " twice");
   }
   ReduceSpec spec;
@@ -162,7 +160,7 @@ Tensor reduceImpl(Graph &graph, const std::string &api, const Tensor &in, std::o
     if (out->shape() != shape)
       raise<poputil::poplibs_error>(api, ": the output has shape ", shapeText(out->shape()),
                                     " but reducing ", shapeText(in.shape()), " over dims ",
-                                    dimsText(dims), " gives ", shapeText(shape));
+                                    shapeText(dims), " gives ", shapeText(shape));
     bool complete = false;
     graph.getTileMapping(*out, &complete);
     mapOut = !complete;
