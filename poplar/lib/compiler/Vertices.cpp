@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 
 namespace poplar::detail {
@@ -64,13 +65,43 @@ const FieldConnection *findConnection(const VertexDesc &v, const std::string &fi
 
 } // namespace
 
+/// The code bytes a tile holds for the vertex types `types` (all from `file`): the entry function
+/// of each, as Poplar loads only the vertices a tile runs, plus the object's functions that are
+/// no vertex's entry (helpers those entries may call), counted once. A library object such as
+/// popops.gp holds hundreds of vertices; charging all of them to every tile would fill it.
+std::uint64_t codeBytesForTypes(const gp::GpFile &file, const std::set<std::uint32_t> &entries) {
+  std::map<std::uint32_t, std::uint32_t> entrySize; // pc -> instructions
+  for (const auto &v : file.vertices)
+    entrySize[v.entry] = 0;
+  for (const auto &sym : file.symbols)
+    if (sym.section == gp::Section::Code && entrySize.count(sym.offset))
+      entrySize[sym.offset] = sym.size;
+  std::uint64_t entryInstructions = 0, usedInstructions = 0;
+  for (const auto &[pc, size] : entrySize) {
+    if (size == 0)
+      return file.code.size(); // no size known: charge the whole object
+    entryInstructions += size;
+    if (entries.count(pc))
+      usedInstructions += size;
+  }
+  std::uint64_t helpers =
+      file.numInstructions() - std::min<std::uint64_t>(entryInstructions, file.numInstructions());
+  return (usedInstructions + helpers) * gp::InstructionBytes;
+}
+
 void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
   std::set<unsigned> usedObjects;
   std::set<unsigned> tilesWithVertices;
+  // tile -> object -> entry pcs of the vertex types the tile runs
+  std::map<unsigned, std::map<unsigned, std::set<std::uint32_t>>> tileEntries;
   for (const auto &v : graph.vertices) {
-    usedObjects.insert(graph.vertexTypes.at(v.type).codeletObject);
-    if (v.tile != kUnmapped)
+    const auto &info = graph.vertexTypes.at(v.type);
+    usedObjects.insert(info.codeletObject);
+    if (v.tile != kUnmapped) {
       tilesWithVertices.insert(v.tile);
+      tileEntries[v.tile][info.codeletObject].insert(
+          graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex].entry);
+    }
   }
   // Every loaded object keeps its index; unused ones simply take no memory.
   std::uint32_t offset = 0;
@@ -104,8 +135,10 @@ void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator
           alloc.write(tile, out.codelets[o].dataOffset + r.offset,
                       reinterpret_cast<const std::uint8_t *>(&value), 4);
         }
-      alloc.account(tile, file.code.size(), MemoryCategory::vertexCode);
     }
+    for (const auto &[o, entries] : tileEntries[tile])
+      alloc.account(tile, codeBytesForTypes(*graph.codeletObjects[o], entries),
+                    MemoryCategory::vertexCode);
   }
 }
 

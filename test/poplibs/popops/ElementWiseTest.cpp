@@ -404,3 +404,20 @@ TEST(PopopsElementWise, Errors) {
 }
 
 } // namespace
+
+namespace {
+
+// Regression: every tile running a popops vertex used to be charged the code of all of
+// popops.gp (hundreds of KB), so a tile could not hold a tensor of more than about 200 KB beside
+// any popops op. Only the code of the vertex types a tile runs is charged now.
+TEST(PopopsElementWise, ATileHoldsALargeTensorBesideTheCodeOfItsVertices) {
+  popsdk::test::OpHarness h(1);
+  const std::size_t n = 120000; // 480,000 bytes of the tile's 638,976
+  Tensor a = h.input("a", FLOAT, {n}, std::vector<double>(n, 2.0));
+  popops::negInPlace(h.graph(), a, h.prog());
+  h.output("a", a.slice(0, 4));
+  h.run();
+  EXPECT_EQ(h.result("a"), (std::vector<double>{-2, -2, -2, -2}));
+}
+
+} // namespace
