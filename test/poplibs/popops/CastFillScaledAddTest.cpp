@@ -1,5 +1,6 @@
 // popops::cast, fill/zero and the scaled additions against the host reference, with their
 // errors.
+#include "ExpectThrows.hpp"
 #include "OpHarness.hpp"
 
 #include <poplar/exceptions.hpp>
@@ -18,6 +19,7 @@
 namespace {
 
 using namespace poplar;
+using popsdk::test::expectThrowsWith;
 using popsdk::test::hostData;
 using popsdk::test::OpHarness;
 using popsdk::test::roundTo;
@@ -127,37 +129,27 @@ TEST(PopopsScaledAdd, ConstantAndTensorScales) {
   }
 }
 
-template <class E>
-void expectError(const std::function<void()> &f, const std::vector<std::string> &parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception";
-  } catch (const E &e) {
-    for (const auto &p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos)
-          << "'" << p << "' not in: " << e.what();
-  }
-}
-
 TEST(PopopsScaledAdd, Errors) {
   OpHarness h(2);
   Tensor a = h.input("a", FLOAT, {4}, {1, 2, 3, 4});
   Tensor b = h.input("b", FLOAT, {5}, {1, 2, 3, 4, 5});
   Tensor c = h.input("c", HALF, {4}, {1, 2, 3, 4});
   Tensor two = h.input("two", FLOAT, {2}, {1, 2});
-  expectError<poputil::poplibs_error>([&] { popops::scaledAddTo(h.graph(), a, b, 1.0f, h.prog()); },
-                                      {"popops::scaledAddTo", "{4}", "{5}"});
-  expectError<poputil::poplibs_error>([&] { popops::scaledAddTo(h.graph(), a, c, 1.0f, h.prog()); },
-                                      {"popops::scaledAddTo", "float", "half"});
-  expectError<poputil::poplibs_error>(
+  expectThrowsWith<poputil::poplibs_error>(
+      [&] { popops::scaledAddTo(h.graph(), a, b, 1.0f, h.prog()); },
+      {"popops::scaledAddTo", "{4}", "{5}"});
+  expectThrowsWith<poputil::poplibs_error>(
+      [&] { popops::scaledAddTo(h.graph(), a, c, 1.0f, h.prog()); },
+      {"popops::scaledAddTo", "float", "half"});
+  expectThrowsWith<poputil::poplibs_error>(
       [&] { popops::scaledSubtractFrom(h.graph(), a, a, two, h.prog()); },
       {"popops::scaledSubtractFrom", "one element", "{2}"});
-  expectError<invalid_option>(
+  expectThrowsWith<invalid_option>(
       [&] {
         popops::scaledAddTo(h.graph(), a, a, 1.0f, h.prog(), {}, {{"optimizeForSpeed", "fast"}});
       },
       {"popops::scaledAddTo", "optimizeForSpeed", "fast"});
-  expectError<poputil::poplibs_error>(
+  expectThrowsWith<poputil::poplibs_error>(
       [&] { popops::cast(h.graph(), a, h.graph().addVariable(HALF, {3}), DebugContext()); },
       {"popops::cast", "{4}", "{3}"});
 }

@@ -2,6 +2,7 @@
 // op table for every type it has, in-place and with-output forms, broadcasting, views, fused
 // expressions (generated codelets) and the errors.
 #include "Elementwise.hpp"
+#include "ExpectThrows.hpp"
 #include "OpHarness.hpp"
 
 #include <poplar/exceptions.hpp>
@@ -22,6 +23,7 @@ namespace {
 
 using namespace poplar;
 using namespace popops::expr;
+using popsdk::test::expectThrowsWith;
 using popsdk::test::hostData;
 using popsdk::test::OpHarness;
 using popsdk::test::roundTo;
@@ -357,18 +359,6 @@ TEST(PopopsElementWise, SelectAndClampFunctions) {
 
 // ---- Errors -----------------------------------------------------------------------------------
 
-template <class E>
-void expectError(const std::function<void()> &f, const std::vector<std::string> &parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception";
-  } catch (const E &e) {
-    for (const auto &p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos)
-          << "'" << p << "' not in: " << e.what();
-  }
-}
-
 TEST(PopopsElementWise, Errors) {
   OpHarness h(2);
   Tensor f = h.input("f", FLOAT, {3, 4}, hostData(FLOAT, 12, 0, 1));
@@ -376,31 +366,32 @@ TEST(PopopsElementWise, Errors) {
   Tensor i = h.input("i", INT, {3, 4}, hostData(INT, 12, 0, 9));
   auto &graph = h.graph();
   auto &prog = h.prog();
-  expectError<poputil::poplibs_error>([&] { popops::add(graph, f, g, prog); },
-                                      {"popops::map", "{3,5}", "broadcast"});
-  expectError<poputil::poplibs_error>([&] { popops::add(graph, f, i, prog); },
-                                      {"popops::map", "float", "int", "Cast"});
-  expectError<poputil::poplibs_error>(
+  expectThrowsWith<poputil::poplibs_error>([&] { popops::add(graph, f, g, prog); },
+                                           {"popops::map", "{3,5}", "broadcast"});
+  expectThrowsWith<poputil::poplibs_error>([&] { popops::add(graph, f, i, prog); },
+                                           {"popops::map", "float", "int", "Cast"});
+  expectThrowsWith<poputil::poplibs_error>(
       [&] {
         popops::map(graph, _1 + _3, {f, f}, prog);
       },
       {"_3", "2 tensor"});
-  expectError<poputil::poplibs_error>([&] { popops::exp(graph, i, prog); },
-                                      {"EXPONENT", "int", "float, half"});
-  expectError<invalid_option>(
+  expectThrowsWith<poputil::poplibs_error>([&] { popops::exp(graph, i, prog); },
+                                           {"EXPONENT", "int", "float, half"});
+  expectThrowsWith<invalid_option>(
       [&] {
         popops::exp(graph, f, prog, {}, {{"enableGenerateCodelet", "maybe"}});
       },
       {"popops::map", "enableGenerateCodelet", "maybe"});
-  expectError<poputil::poplibs_error>(
+  expectThrowsWith<poputil::poplibs_error>(
       [&] { popops::addInPlace(graph, f.slice(0, 1, 0).broadcast(3, 0), f, prog); },
       {"popops::mapInPlace", "alias"});
-  expectError<poputil::poplibs_error>([&] { popops::addInPlace(graph, f[0], f, prog); },
-                                      {"popops::mapInPlace", "{3,4}", "{4}"});
+  expectThrowsWith<poputil::poplibs_error>([&] { popops::addInPlace(graph, f[0], f, prog); },
+                                           {"popops::mapInPlace", "{3,4}", "{4}"});
   Tensor wrongOut = graph.addVariable(HALF, {3, 4});
   graph.setTileMapping(wrongOut, 0);
-  expectError<poputil::poplibs_error>([&] { popops::addWithOutput(graph, f, f, wrongOut, prog); },
-                                      {"popops::mapWithOutput", "float", "half"});
+  expectThrowsWith<poputil::poplibs_error>(
+      [&] { popops::addWithOutput(graph, f, f, wrongOut, prog); },
+      {"popops::mapWithOutput", "float", "half"});
 }
 
 } // namespace

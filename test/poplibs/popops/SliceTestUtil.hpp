@@ -6,25 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "ExpectThrows.hpp"
 #include <cstdint>
+
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace popsdk::test {
-
-/// f() throws E whose message contains each of `parts`.
-template <class E>
-void expectThrowsWith(const std::function<void()> &f, const std::vector<std::string> &parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one naming " << (parts.empty() ? "" : parts[0]);
-  } catch (const E &e) {
-    for (const auto &p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos)
-          << "'" << p << "' not in: " << e.what();
-  }
-}
 
 /// hostData over [lo, hi], moved to [0, hi - lo] for UNSIGNED_INT and to {0, 1} for BOOL, so
 /// that every value is one the type holds.

@@ -1,4 +1,5 @@
 // poprand's argument errors: poplibs_error naming the function and the bad value or tensor.
+#include "ExpectThrows.hpp"
 #include "RandHarness.hpp"
 
 #include <poprand/HwSeeds.hpp>
@@ -17,13 +18,7 @@ using poprand::test::RandHarness;
 
 /// `f` throws poplibs_error whose message contains each of `parts`.
 void expectError(const std::function<void()> &f, const std::vector<std::string> &parts) {
-  try {
-    f();
-    ADD_FAILURE() << "expected poplibs_error";
-  } catch (const poputil::poplibs_error &e) {
-    for (const auto &p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what() << " / " << p;
-  }
+  popsdk::test::expectThrowsWith<poputil::poplibs_error>(f, parts);
 }
 
 TEST(PoprandErrors, SeedOfWrongTypeOrSize) {
