@@ -79,4 +79,30 @@ bool canBroadcastToMatch(const poplar::Tensor &a, const poplar::Tensor &b) {
   return commonShape(a.shape(), b.shape(), shape);
 }
 
+poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor,
+                                      const poplar::Type &type, unsigned dim, bool,
+                                      const poplar::DebugNameAndId &dnai) {
+  if (dim >= fullTensor.rank())
+    raise<poplibs_error>("createBroadcastOperand: dimension ", dim, " of a rank-",
+                         fullTensor.rank(), " tensor ", shapeText(fullTensor.shape()));
+  std::size_t n = fullTensor.dim(dim);
+  poplar::Tensor out = graph.addVariable(type, {n}, {dnai, "broadcastOperand"});
+  for (std::size_t i = 0; i < n; ++i) {
+    auto mapping = graph.getTileMapping(fullTensor.slice(i, i + 1, dim));
+    unsigned best = 0;
+    std::size_t bestElements = 0;
+    for (unsigned tile = 0; tile < mapping.size(); ++tile) {
+      std::size_t elements = 0;
+      for (const auto &interval : mapping[tile])
+        elements += interval.size();
+      if (elements > bestElements) {
+        best = tile;
+        bestElements = elements;
+      }
+    }
+    graph.setTileMapping(out[i], best);
+  }
+  return out;
+}
+
 } // namespace poputil

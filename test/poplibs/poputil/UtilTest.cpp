@@ -73,6 +73,22 @@ TEST(PoputilBroadcast, NumpyRulesAndErrors) {
   }
 }
 
+TEST(PoputilBroadcast, BroadcastOperandLivesWhereItsSlicesAre) {
+  Device device = smallDevice();
+  Graph graph(device.getTarget());
+  Tensor full = graph.addVariable(FLOAT, {6, 4});
+  // Column j of `full` lives mostly on tile j (row 5 on tile 0).
+  for (unsigned j = 0; j < 4; ++j)
+    graph.setTileMapping(full.slice(0, 5, 0).slice(j, j + 1, 1), j);
+  graph.setTileMapping(full[5], 0);
+  Tensor bias = poputil::createBroadcastOperand(graph, full, HALF, 1);
+  EXPECT_EQ(bias.shape(), (std::vector<std::size_t>{4}));
+  EXPECT_EQ(bias.elementType(), HALF);
+  for (unsigned j = 0; j < 4; ++j)
+    EXPECT_EQ(graph.getTileMapping(bias[j])[j].size(), 1u) << j;
+  EXPECT_THROW(poputil::createBroadcastOperand(graph, full, FLOAT, 2), poputil::poplibs_error);
+}
+
 TEST(PoputilVertexTemplates, NamesAsPopcPrintsThem) {
   EXPECT_EQ(poputil::templateVertex("popops::ScaledAdd2D", HALF, FLOAT, true, 3u),
             "popops::ScaledAdd2D<half,float,true,3>");

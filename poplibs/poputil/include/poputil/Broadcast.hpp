@@ -2,6 +2,8 @@
 #ifndef poputil_Broadcast_hpp
 #define poputil_Broadcast_hpp
 
+#include <poplar/DebugContext.hpp>
+#include <poplar/Graph.hpp>
 #include <poplar/Tensor.hpp>
 
 #include <cstddef>
@@ -21,6 +23,15 @@ void broadcastToMatch(poplar::Tensor &a, poplar::Tensor &b, poplar::Tensor &c);
 
 /// Whether broadcastToMatch(a, b) would succeed.
 bool canBroadcastToMatch(const poplar::Tensor &a, const poplar::Tensor &b);
+
+/// A new 1-D tensor of `type` with fullTensor.dim(dim) elements, each mapped to the tile that
+/// holds most of the matching slice of `fullTensor` along `dim`, so that an op broadcasting it
+/// along the other dimensions (a bias add) reads it mostly without exchange. `ditherMapping` is
+/// accepted for compatibility and has no effect.
+poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor,
+                                      const poplar::Type &type, unsigned dim,
+                                      bool ditherMapping = false,
+                                      const poplar::DebugNameAndId &dnai = {});
 
 } // namespace poputil
 
