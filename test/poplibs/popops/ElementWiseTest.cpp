@@ -2,6 +2,7 @@
 // op table for every type it has, in-place and with-output forms, broadcasting, views, fused
 // expressions (generated codelets) and the errors.
 #include "Elementwise.hpp"
+#include "ElementwiseInputs.hpp"
 #include "ExpectThrows.hpp"
 #include "OpHarness.hpp"
 
@@ -68,63 +69,6 @@ std::vector<BinaryCase> binaryCases() {
   return cases;
 }
 
-/// Inputs in each op's domain, exactly representable in the type.
-std::vector<double> unaryInput(UnaryOpType op, Type type, std::size_t n) {
-  using U = UnaryOpType;
-  double lo = -6, hi = 6;
-  if (op == U::LOGARITHM || op == U::SQRT || op == U::RSQRT || op == U::INVERSE)
-    lo = 0.25;
-  if (op == U::ASIN)
-    lo = -0.98, hi = 0.98;
-  if (op == U::LOGARITHM_ONE_PLUS)
-    lo = -0.9;
-  if (op == U::TAN)
-    lo = -1.4, hi = 1.4;
-  if (type == UNSIGNED_INT || op == U::POPCOUNT || op == U::COUNT_LEADING_ZEROS)
-    lo = 0, hi = 100000;
-  if (type == INT && (op == U::BITWISE_NOT))
-    lo = -100000, hi = 100000;
-  auto v = hostData(type, n, lo, hi, 7);
-  if (op == U::IS_NAN || op == U::IS_INF || op == U::IS_FINITE) {
-    v[0] = INFINITY;
-    if (n > 1)
-      v[1] = NAN;
-    if (n > 2)
-      v[2] = -INFINITY;
-  }
-  return v;
-}
-
-std::pair<std::vector<double>, std::vector<double>> binaryInputs(BinaryOpType op, Type type,
-                                                                 std::size_t n) {
-  using B = BinaryOpType;
-  auto a = hostData(type, n, -20, 20, 3), b = hostData(type, n, -20, 20, 4);
-  bool unsignedType = type == UNSIGNED_INT;
-  if (unsignedType)
-    a = hostData(type, n, 0, 1000, 3), b = hostData(type, n, 0, 1000, 4);
-  if (op == B::DIVIDE || op == B::REMAINDER)
-    for (auto &x : b)
-      x = x == 0 ? 3 : x;
-  if (op == B::POWER)
-    a = hostData(type, n, 0.25, 4, 3), b = hostData(type, n, -2, 2, 4);
-  if (op == B::VARIANCE_TO_INV_STD_DEV)
-    a = hostData(type, n, 0.5, 10, 3), b = hostData(type, n, 0, 0.25, 4);
-  if (op == B::INV_STD_DEV_TO_VARIANCE)
-    a = hostData(type, n, 0.5, 4, 3), b = hostData(type, n, 0, 0.25, 4);
-  if (op == B::SHIFT_LEFT || op == B::SHIFT_RIGHT || op == B::SHIFT_RIGHT_SIGN_EXTEND)
-    b = hostData(type, n, 0, 20, 4);
-  if (type != BOOL && n > 2)
-    b[1] = a[1]; // equal operands for the comparisons
-  return {a, b};
-}
-
-/// Exact for IEEE-rounded ops and integers; a relative tolerance for the transcendental ones.
-double tolerance(bool transcendental, Type type) {
-  if (!transcendental)
-    return 0;
-  return type == HALF ? 2e-3 : 2e-6;
-}
-
 void expectClose(const std::vector<double> &actual, const std::vector<double> &expected,
                  double relTol, const std::string &what) {
   ASSERT_EQ(actual.size(), expected.size()) << what;
@@ -139,37 +83,6 @@ void expectClose(const std::vector<double> &actual, const std::vector<double> &e
   }
 }
 
-bool transcendental(UnaryOpType op) {
-  using U = UnaryOpType;
-  switch (op) {
-  case U::ASIN:
-  case U::CBRT:
-  case U::COS:
-  case U::ERF:
-  case U::EXPONENT:
-  case U::EXPONENT_MINUS_ONE:
-  case U::EXPONENT2:
-  case U::GELU_ERF:
-  case U::LOGARITHM:
-  case U::LOGARITHM_ONE_PLUS:
-  case U::SIN:
-  case U::TAN:
-  case U::TANH:
-  case U::SIGMOID:
-  case U::RSQRT:
-  case U::INVERSE:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool transcendental(BinaryOpType op) {
-  using B = BinaryOpType;
-  return op == B::ATAN2 || op == B::POWER || op == B::VARIANCE_TO_INV_STD_DEV ||
-         op == B::INV_STD_DEV_TO_VARIANCE || op == B::REMAINDER;
-}
-
 // ---- Every op of the table, every type -------------------------------------------------------
 
 TEST(PopopsElementWise, EveryUnaryOpMatchesTheReference) {
@@ -177,7 +90,7 @@ TEST(PopopsElementWise, EveryUnaryOpMatchesTheReference) {
     SCOPED_TRACE(c.name + " " + c.type.toString());
     OpHarness h(4);
     const std::vector<std::size_t> shape = {3, 7};
-    auto in = unaryInput(c.op, c.type, 21);
+    auto in = popsdk::test::unaryInputs(c.op, c.type, 21);
     Tensor t = h.input("in", c.type, shape, in);
     Tensor out = popops::map(h.graph(), c.op, t, h.prog());
     h.output("out", out);
@@ -191,9 +104,9 @@ TEST(PopopsElementWise, EveryUnaryOpMatchesTheReference) {
     for (double x : in)
       expected.push_back(ref::unaryOp(c.op, c.type, x));
     EXPECT_EQ(out.elementType(), ref::unaryIsPredicate(c.op) ? BOOL : c.type);
-    expectClose(h.result("out"), expected, tolerance(transcendental(c.op), c.type), "out");
+    expectClose(h.result("out"), expected, popsdk::test::unaryTolerance(c.op, c.type), "out");
     if (!ref::unaryIsPredicate(c.op))
-      expectClose(h.result("inplace"), expected, tolerance(transcendental(c.op), c.type),
+      expectClose(h.result("inplace"), expected, popsdk::test::unaryTolerance(c.op, c.type),
                   "in place");
   }
 }
@@ -203,7 +116,8 @@ TEST(PopopsElementWise, EveryBinaryOpMatchesTheReference) {
     SCOPED_TRACE(c.name + " " + c.type.toString());
     OpHarness h(4);
     const std::vector<std::size_t> shape = {5, 3};
-    auto [a, b] = binaryInputs(c.op, c.type, 15);
+    auto inputs = popsdk::test::binaryInputs(c.op, c.type, 15);
+    const auto &a = inputs.in1, &b = inputs.in2;
     Tensor ta = h.input("a", c.type, shape, a);
     Tensor tb = h.input("b", c.type, shape, b);
     Tensor out = popops::map(h.graph(), c.op, ta, tb, h.prog());
@@ -219,9 +133,9 @@ TEST(PopopsElementWise, EveryBinaryOpMatchesTheReference) {
     std::vector<double> expected;
     for (std::size_t i = 0; i < a.size(); ++i)
       expected.push_back(ref::binaryOp(c.op, c.type, a[i], b[i]));
-    expectClose(h.result("out"), expected, tolerance(transcendental(c.op), c.type), "out");
+    expectClose(h.result("out"), expected, popsdk::test::binaryTolerance(c.op, c.type), "out");
     if (!predicate)
-      expectClose(h.result("inplace"), expected, tolerance(transcendental(c.op), c.type),
+      expectClose(h.result("inplace"), expected, popsdk::test::binaryTolerance(c.op, c.type),
                   "in place");
   }
 }
