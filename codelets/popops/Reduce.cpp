@@ -32,7 +32,7 @@ POPOPS_INLINE float logAdd(float a, float b) {
   float hi = a > b ? a : b, lo = a > b ? b : a;
   if (lo == -__builtin_inff())
     return hi;
-  return hi + device::log1pf(__builtin_expf(lo - hi));
+  return hi + ::log1pf(__builtin_expf(lo - hi));
 }
 
 // The ReduceOps: init() is the identity, update() folds one more value in. A is the compute type

@@ -6,6 +6,10 @@
 #include <poplar/HalfFloat.hpp>
 #include <popops/ExprOp.hpp>
 
+// The tile's C math library (popc's <math.h>): the functions the ISA has as instructions, and the
+// rest (atan2f, erff, expm1f, log1pf, cbrtf, ...) built from them.
+#include <math.h>
+
 namespace popops {
 namespace device {
 
@@ -18,92 +22,6 @@ template <class T> constexpr bool isFloating() { return __is_same(T, float) || _
 
 #define POPOPS_INLINE __attribute__((always_inline)) inline
 
-// Software forms of functions the tile has no instruction for (as on the IPU, where they are
-// library code): accurate to a few float ulps over the ranges the tests use.
-POPOPS_INLINE float atanReduced(float x) {
-  // |x| <= tan(pi/12): the odd Taylor series to x^13 is below float precision.
-  float x2 = x * x;
-  return x *
-         (1.0f + x2 * (-1.0f / 3 +
-                       x2 * (1.0f / 5 + x2 * (-1.0f / 7 + x2 * (1.0f / 9 + x2 * (-1.0f / 11))))));
-}
-/// Whether x's sign bit is set (true for -0.0, which compares equal to +0.0).
-POPOPS_INLINE bool signBit(float x) { return __builtin_bit_cast(unsigned, x) >> 31; }
-/// |x| with the sign of s.
-POPOPS_INLINE float withSignOf(float x, float s) {
-  return __builtin_bit_cast(float, (__builtin_bit_cast(unsigned, x) & 0x7fffffffu) |
-                                       (__builtin_bit_cast(unsigned, s) & 0x80000000u));
-}
-POPOPS_INLINE float atanf(float x) {
-  const float pi2 = 1.57079632679f, pi6 = 0.523598775598f, sqrt3 = 1.73205080757f;
-  float a = __builtin_fabsf(x);
-  bool invert = a > 1.0f;
-  if (invert)
-    a = 1.0f / a;
-  bool shift = a > 0.267949192f;
-  if (shift)
-    a = (a * sqrt3 - 1.0f) / (sqrt3 + a);
-  float r = atanReduced(a);
-  if (shift)
-    r += pi6;
-  if (invert)
-    r = pi2 - r;
-  return withSignOf(r, x); // atan(-0) = -0
-}
-/// IEEE atan2, signed zeros and infinities included: atan2(-0, -1) = -pi, atan2(+0, -0) = pi.
-POPOPS_INLINE float atan2f(float y, float x) {
-  const float pi = 3.14159265359f, inf = __builtin_inff();
-  if (x != x || y != y)
-    return x + y;
-  if (y == 0)
-    return signBit(x) ? withSignOf(pi, y) : y;
-  if (x == 0)
-    return withSignOf(pi / 2, y);
-  float ay = __builtin_fabsf(y), ax = __builtin_fabsf(x);
-  float r;
-  if (ay == inf && ax == inf)
-    r = signBit(x) ? 3 * pi / 4 : pi / 4;
-  else if (signBit(x))
-    r = pi - atanf(ay / ax);
-  else
-    r = atanf(ay / ax);
-  return withSignOf(r, y);
-}
-POPOPS_INLINE float erff(float x) {
-  // Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7).
-  float a = __builtin_fabsf(x);
-  float t = 1.0f / (1.0f + 0.3275911f * a);
-  float poly =
-      t * (0.254829592f +
-           t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
-  float r = 1.0f - poly * __builtin_expf(-a * a);
-  return x < 0 ? -r : r;
-}
-POPOPS_INLINE float expm1f(float x) {
-  // Kahan: exact near zero, where exp(x) - 1 cancels.
-  float u = __builtin_expf(x);
-  if (u == 1.0f)
-    return x;
-  float um1 = u - 1.0f;
-  if (um1 == -1.0f)
-    return -1.0f;
-  return um1 * x / __builtin_logf(u);
-}
-POPOPS_INLINE float log1pf(float x) {
-  float u = 1.0f + x;
-  if (u == 1.0f)
-    return x;
-  return __builtin_logf(u) * x / (u - 1.0f);
-}
-POPOPS_INLINE float nearbyintf(float x) {
-  // Round half to even (the default rounding mode).
-  float r = __builtin_roundf(x);
-  if (__builtin_fabsf(x - __builtin_truncf(x)) == 0.5f)
-    r = 2.0f * __builtin_roundf(x * 0.5f);
-  return r;
-}
-POPOPS_INLINE float fmodf(float x, float y) { return x - __builtin_truncf(x / y) * y; }
-
 template <expr::UnaryOpType op, class C> POPOPS_INLINE auto unaryOp(C x) {
   using U = expr::UnaryOpType;
   constexpr bool fp = __is_same(C, float);
@@ -113,12 +31,11 @@ template <expr::UnaryOpType op, class C> POPOPS_INLINE auto unaryOp(C x) {
     else
       return x < 0 ? -x : x;
   } else if constexpr (op == U::ASIN)
-    return atan2f(x, __builtin_sqrtf((1.0f - x) * (1.0f + x)));
+    return ::asinf(x);
   else if constexpr (op == U::BITWISE_NOT)
     return C(~x);
   else if constexpr (op == U::CBRT) {
-    float r = __builtin_powf(__builtin_fabsf(x), 1.0f / 3);
-    return x < 0 ? -r : r;
+    return ::cbrtf(x);
   } else if constexpr (op == U::CEIL)
     return __builtin_ceilf(x);
   else if constexpr (op == U::COS)
@@ -126,17 +43,17 @@ template <expr::UnaryOpType op, class C> POPOPS_INLINE auto unaryOp(C x) {
   else if constexpr (op == U::COUNT_LEADING_ZEROS)
     return C(x == 0 ? 32 : __builtin_clz(unsigned(x)));
   else if constexpr (op == U::ERF)
-    return erff(x);
+    return ::erff(x);
   else if constexpr (op == U::EXPONENT)
     return __builtin_expf(x);
   else if constexpr (op == U::EXPONENT_MINUS_ONE)
-    return expm1f(x);
+    return ::expm1f(x);
   else if constexpr (op == U::EXPONENT2)
-    return __builtin_powf(2.0f, x);
+    return ::exp2f(x);
   else if constexpr (op == U::FLOOR)
     return __builtin_floorf(x);
   else if constexpr (op == U::GELU_ERF)
-    return 0.5f * x * (1.0f + erff(x * 0.70710678118f));
+    return 0.5f * x * (1.0f + ::erff(x * 0.70710678118f));
   else if constexpr (op == U::INVERSE)
     return 1.0f / x;
   else if constexpr (op == U::IS_FINITE)
@@ -148,13 +65,13 @@ template <expr::UnaryOpType op, class C> POPOPS_INLINE auto unaryOp(C x) {
   else if constexpr (op == U::LOGARITHM)
     return __builtin_logf(x);
   else if constexpr (op == U::LOGARITHM_ONE_PLUS)
-    return log1pf(x);
+    return ::log1pf(x);
   else if constexpr (op == U::LOGICAL_NOT)
     return !x;
   else if constexpr (op == U::NEGATE)
     return C(-x);
   else if constexpr (op == U::NEARBY_INT)
-    return nearbyintf(x);
+    return ::nearbyintf(x);
   else if constexpr (op == U::POPCOUNT)
     return C(__builtin_popcount(unsigned(x)));
   else if constexpr (op == U::RELU)
@@ -164,7 +81,7 @@ template <expr::UnaryOpType op, class C> POPOPS_INLINE auto unaryOp(C x) {
   else if constexpr (op == U::SIN)
     return __builtin_sinf(x);
   else if constexpr (op == U::TAN)
-    return __builtin_sinf(x) / __builtin_cosf(x);
+    return ::tanf(x);
   else if constexpr (op == U::TANH)
     return __builtin_tanhf(x);
   else if constexpr (op == U::ROUND)
@@ -190,7 +107,7 @@ template <expr::BinaryOpType op, class C> POPOPS_INLINE auto binaryOp(C a, C b) 
   if constexpr (op == B::ADD)
     return C(a + b);
   else if constexpr (op == B::ATAN2)
-    return atan2f(a, b);
+    return ::atan2f(a, b);
   else if constexpr (op == B::BITWISE_AND)
     return C(a & b);
   else if constexpr (op == B::BITWISE_OR)
@@ -235,7 +152,9 @@ template <expr::BinaryOpType op, class C> POPOPS_INLINE auto binaryOp(C a, C b) 
     return __builtin_powf(a, b);
   else if constexpr (op == B::REMAINDER) {
     if constexpr (fp)
-      return fmodf(a, b);
+      // One divide, not <math.h>'s exact subtraction loop: as fast as PopLibs prices it, exact
+      // while the quotient's integer part fits a float's 24 bits.
+      return a - __builtin_truncf(a / b) * b;
     else
       return C(a % b);
   } else if constexpr (op == B::SHIFT_LEFT)
