@@ -255,23 +255,24 @@ std::vector<Tensor> broadcastInputs(const Expr &expr, std::vector<Tensor> ts,
     if (p > ts.size())
       raise<poputil::poplibs_error>(api, ": the expression ", expr.name(), " uses placeholder _", p,
                                     " but ", ts.size(), " tensor(s) were given");
-  std::vector<std::size_t> shape;
+  // The common shape, as a broadcast view of the tensors seen so far (poputil's rules).
+  Tensor common;
   for (unsigned p : used) {
     const Tensor &t = ts[p - 1];
     if (!t.valid())
       raise<poputil::poplibs_error>(api, ": tensor ", p, " is not valid");
-    std::vector<std::size_t> s = t.shape();
-    std::size_t rank = std::max(s.size(), shape.size());
-    s.insert(s.begin(), rank - s.size(), 1);
-    shape.insert(shape.begin(), rank - shape.size(), 1);
-    for (std::size_t d = 0; d < rank; ++d) {
-      if (s[d] != shape[d] && s[d] != 1 && shape[d] != 1)
-        raise<poputil::poplibs_error>(api, ": tensor _", p, " of shape ", shapeText(t.shape()),
-                                      " does not broadcast with the others (shape so far ",
-                                      shapeText(shape), ") in ", expr.name());
-      shape[d] = shape[d] == 1 ? s[d] : shape[d];
+    Tensor next = t;
+    if (!common.valid()) {
+      common = next;
+      continue;
     }
+    if (!poputil::canBroadcastToMatch(common, next))
+      raise<poputil::poplibs_error>(api, ": tensor _", p, " of shape ", shapeText(t.shape()),
+                                    " does not broadcast with the others (shape so far ",
+                                    shapeText(common.shape()), ") in ", expr.name());
+    poputil::broadcastToMatch(common, next);
   }
+  std::vector<std::size_t> shape = common.valid() ? common.shape() : std::vector<std::size_t>{};
   for (unsigned p : used)
     poputil::broadcastToMatch(ts[p - 1], shape);
   *shapeOut = shape;
