@@ -47,10 +47,20 @@ struct RunResult {
 };
 
 // Registers and AMP state of one worker context; execute() reads and updates it in place.
+// The coefficients and strides of an AMP pass (ampcfg, ampw32/ampw16; Opcodes.def).
+struct AmpPassState {
+  static constexpr unsigned kMaxChans = 16;
+  // Input-channel major, zero beyond oc, so a position's update vectorises over outputs.
+  float w[kMaxChans][kMaxChans] = {};
+  uint32_t outChans = 0, inChans = 0;
+  uint32_t inStride = 0, outStride = 0; // bytes between consecutive positions
+};
+
 struct WorkerState {
   uint32_t regs[isa::kNumRegs + 2] = {}; // + a pair that absorbs writes to r0
   float acc[isa::kNumAccumulators] = {};
   float weights[isa::kNumWeights] = {}; // row-major w[i][j]: f32 uses 8x2, f16 uses 16x4
+  AmpPassState amp;
   uint32_t workerId = 0;
   uint32_t stackLo = 0, stackHi = 0; // sp must stay within [stackLo, stackHi]
 };

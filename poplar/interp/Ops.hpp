@@ -179,4 +179,78 @@ inline void ampF16(WorkerState &s, unsigned a) {
   }
 }
 
+// An AMP pass (Opcodes.def, group AmpPass). Element types: float, or uint16_t for f16.
+template <typename T> inline float ampElem(const TileMemory &m, uint32_t addr) {
+  if constexpr (sizeof(T) == 4)
+    return f(load<uint32_t>(m, addr));
+  else
+    return isa::halfToFloat(load<uint16_t>(m, addr));
+}
+
+// The trap an AMP access of `n` bytes at `addr` in steps of `stride` raises, if any:
+// alignment (of the address and of the stride) before bounds, as the reference checks.
+inline Trap ampAccessTrap(const TileMemory &m, uint32_t addr, uint64_t n, uint32_t stride,
+                          uint32_t align) {
+  if ((addr | stride) & (align - 1))
+    return Trap::Misaligned;
+  return n <= m.size && accessOk(m, addr, uint32_t(n), 1) ? Trap::None : Trap::OutOfBounds;
+}
+
+template <typename T>
+inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uint32_t shape) {
+  const uint32_t maxOut = sizeof(T) == 4 ? 8 : 16;
+  const uint32_t oc = shape & 0xff, ic = (shape >> 8) & 0xff, stride = shape >> 16;
+  if (oc == 0 || oc > maxOut || ic == 0 || ic > AmpPassState::kMaxChans || stride < ic)
+    return Trap::BadInstruction;
+  if (Trap t = ampAccessTrap(m, base, sizeof(T) * ((oc - 1) * stride + ic), 0, sizeof(T));
+      t != Trap::None)
+    return t;
+  a = AmpPassState{{}, oc, ic, a.inStride, a.outStride};
+  for (uint32_t o = 0; o < oc; ++o)
+    for (uint32_t i = 0; i < ic; ++i)
+      a.w[i][o] = ampElem<T>(m, base + sizeof(T) * (o * stride + i));
+  return Trap::None;
+}
+
+// Runs the pass over the positions `ctl` gives. Nothing is written if it traps; `addr` is the
+// base of the bad operand (input first).
+template <typename In, typename Out>
+inline Trap ampRunPass(const AmpPassState &a, const TileMemory &m, uint32_t in, uint32_t out,
+                       uint32_t ctl, uint32_t &addr) {
+  const uint32_t n = ctl & 0x7fffffffu;
+  const bool zero = ctl >> 31;
+  if (n == 0)
+    return Trap::None;
+  addr = in;
+  if (Trap t = ampAccessTrap(m, in, uint64_t(n - 1) * a.inStride + sizeof(In) * a.inChans,
+                             a.inStride, sizeof(In));
+      t != Trap::None)
+    return t;
+  addr = out;
+  if (Trap t = ampAccessTrap(m, out, uint64_t(n - 1) * a.outStride + sizeof(Out) * a.outChans,
+                             a.outStride, sizeof(Out));
+      t != Trap::None)
+    return t;
+  constexpr unsigned K = AmpPassState::kMaxChans;
+  for (uint32_t p = 0; p < n; ++p) {
+    const uint32_t x = in + p * a.inStride, y = out + p * a.outStride;
+    float acc[K] = {};
+    if (!zero)
+      for (uint32_t o = 0; o < a.outChans; ++o)
+        acc[o] = ampElem<Out>(m, y + sizeof(Out) * o);
+    for (uint32_t i = 0; i < a.inChans; ++i) {
+      const float xi = ampElem<In>(m, x + sizeof(In) * i);
+      for (unsigned o = 0; o < K; ++o)
+        acc[o] = acc[o] + a.w[i][o] * xi;
+    }
+    for (uint32_t o = 0; o < a.outChans; ++o) {
+      if constexpr (sizeof(Out) == 4)
+        store<uint32_t>(m, y + 4 * o, un(acc[o]));
+      else
+        store<uint16_t>(m, y + 2 * o, isa::floatToHalf(fn(acc[o])));
+    }
+  }
+  return Trap::None;
+}
+
 } // namespace poplar::interp::ops

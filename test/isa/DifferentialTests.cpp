@@ -29,7 +29,10 @@ public:
     unsigned labels = 0, subs = 1 + pick(3);
     const unsigned segments = 1 + pick(8);
     for (unsigned s = 0; s < segments; ++s) {
-      switch (pick(9)) {
+      switch (pick(10)) {
+      case 9: // an AMP pass with mostly valid operands
+        ampPass(os);
+        break;
       case 6: // a run of pairs the decoder fuses (Fusions.def)
         for (unsigned k = 1 + pick(4); k > 0; --k)
           fusedPair(os);
@@ -260,6 +263,22 @@ private:
        << "\n";
   }
 
+  // ampcfg, a coefficient load and a run over a few positions; strides and shapes are
+  // usually valid, and sometimes not (the traps must match too).
+  void ampPass(std::ostream &os) {
+    const bool f32 = pick(2);
+    const unsigned size = f32 ? 4 : 2, oc = 1 + pick(f32 ? 8 : 16), ic = 1 + pick(16);
+    const unsigned shape = oc | ic << 8 | (ic + pick(3)) << 16;
+    const unsigned a = dstReg(false), b = dstReg(false), d = dstReg(false);
+    os << "movi r" << a << ", " << size * pick(20) << "\nmovi r" << b << ", "
+       << (pick(8) ? 4 : 2) * pick(20) << "\nampcfg r" << d << ", r" << a << ", r" << b << "\n";
+    os << "movi r" << a << ", " << (pick(10) ? shape : value()) << "\n"
+       << (f32 ? "ampw32 r" : "ampw16 r") << d << ", r" << kBaseReg << ", r" << a << "\n";
+    const char *run = f32 ? "amp32" : pick(2) ? "amp16" : "amp16h";
+    os << "movi r" << a << ", " << (pick(5) | (pick(2) << 31)) << "\n"
+       << run << " r" << d << ", r" << kPtrReg << ", r" << kBaseReg << ", r" << a << "\n";
+  }
+
   void body(std::ostream &os, unsigned n) {
     for (unsigned i = 0; i < n; ++i)
       emit(os, instruction());
@@ -267,7 +286,7 @@ private:
 };
 
 void expectSame(const RunResult &want, const RunResult &got, const char *what) {
-  EXPECT_EQ(interp::trapName(want.trap), interp::trapName(got.trap)) << what;
+  EXPECT_EQ(std::string(interp::trapName(want.trap)), interp::trapName(got.trap)) << what;
   EXPECT_EQ(want.pc, got.pc) << what;
   EXPECT_EQ(want.cycles, got.cycles) << what;
   EXPECT_EQ(want.instructions, got.instructions) << what;

@@ -752,6 +752,79 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
       st.acc[i] = canon(st.acc[i] + sum);
     }
     break;
+  case Opcode::Ampcfg:
+    st.passInStride = a;
+    st.passOutStride = b;
+    set(d, 0);
+    break;
+  case Opcode::Ampw32:
+  case Opcode::Ampw16: {
+    const unsigned size = in.op == Opcode::Ampw32 ? 4 : 2;
+    const uint32_t oc = b & 0xff, ic = (b >> 8) & 0xff, stride = b >> 16;
+    if (oc == 0 || oc > 32 / size || ic == 0 || ic > 16 || stride < ic) {
+      res.address = a;
+      return stop(Trap::BadInstruction);
+    }
+    if (auto t = check(a, size * ((oc - 1) * stride + ic), size))
+      return stop(*t);
+    st.passOut = oc;
+    st.passIn = ic;
+    for (uint32_t o = 0; o < 16; ++o)
+      for (uint32_t i = 0; i < 16; ++i) {
+        const uint32_t at = a + size * (o * stride + i);
+        st.pw[o][i] = o >= oc || i >= ic ? 0.0f
+                      : size == 4        ? fl(uint32_t(rd(at, 4)))
+                                         : refHalfToFloat(uint16_t(rd(at, 2)));
+      }
+    set(d, oc * ic);
+    break;
+  }
+  case Opcode::Amp32:
+  case Opcode::Amp16:
+  case Opcode::Amp16h: {
+    const unsigned inSize = in.op == Opcode::Amp32 ? 4 : 2;
+    const unsigned outSize = in.op == Opcode::Amp16h ? 2 : 4;
+    const uint32_t n = c & 0x7fffffffu;
+    auto span = [&](uint32_t addr, uint32_t stride, unsigned size, uint32_t chans) {
+      if (stride % size != 0) {
+        res.address = addr;
+        return std::optional<Trap>(Trap::Misaligned);
+      }
+      const uint64_t bytes = uint64_t(n - 1) * stride + size * chans;
+      if (addr % size == 0 && bytes > st.mem.size()) {
+        res.address = addr;
+        return std::optional<Trap>(Trap::OutOfBounds);
+      }
+      return check(addr, uint32_t(bytes), size);
+    };
+    if (n != 0) {
+      if (auto t = span(a, st.passInStride, inSize, st.passIn))
+        return stop(*t);
+      if (auto t = span(b, st.passOutStride, outSize, st.passOut))
+        return stop(*t);
+    }
+    auto load = [&](uint32_t at, unsigned size) {
+      return size == 4 ? fl(uint32_t(rd(at, 4))) : refHalfToFloat(uint16_t(rd(at, 2)));
+    };
+    for (uint32_t p = 0; p < n; ++p) { // a position reads all its operands, then writes
+      const uint32_t x = a + p * st.passInStride, y = b + p * st.passOutStride;
+      float sums[16];
+      for (uint32_t o = 0; o < st.passOut; ++o) {
+        sums[o] = c >> 31 ? 0.0f : load(y + outSize * o, outSize);
+        for (uint32_t i = 0; i < st.passIn; ++i)
+          sums[o] = sums[o] + st.pw[o][i] * load(x + inSize * i, inSize);
+      }
+      for (uint32_t o = 0; o < st.passOut; ++o) {
+        if (outSize == 4)
+          wr(y + 4 * o, 4, nb(sums[o]));
+        else
+          wr(y + 2 * o, 2, refFloatToHalf(canon(sums[o])));
+      }
+    }
+    res.cycles += uint64_t(in.op == Opcode::Amp32 ? 8 : 4) * n;
+    set(d, n);
+    break;
+  }
   case Opcode::Ampget:
     rawPair(d, st.acc[2 * im], st.acc[2 * im + 1]);
     break;

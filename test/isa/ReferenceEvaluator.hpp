@@ -13,6 +13,9 @@ struct RefState {
   uint32_t r[64] = {};
   float acc[16] = {};
   float w[64] = {};
+  // AMP pass: coefficients pw[out][in], shape and strides (ampcfg, ampw32/ampw16).
+  float pw[16][16] = {};
+  uint32_t passOut = 0, passIn = 0, passInStride = 0, passOutStride = 0;
   uint32_t workerId = 0, stackLo = 0, stackHi = 0;
   uint32_t base = 0;
   std::vector<uint8_t> mem;
