@@ -35,6 +35,18 @@ _POPC_IPU_INLINE float __builtin_ipu_andc_f32(float a, float b) {
 }
 #undef _POPC_IPU_INLINE
 
+// The simulated tile's AMP in block form (one instruction each; docs/isa.md, group AmpPass).
+// A pass: set the position strides, load a coefficient block W[o][i] (o < oc, i < ic, rows
+// `stride` elements apart: shape = oc | ic << 8 | stride << 16), then run it over `n` field
+// positions: out[p][o] (+)= sum_i W[o][i] * in[p][i]. Bit 31 of `ctl` zeroes the outputs
+// first (the first input-channel group); the other bits are n. f16 data is passed as void *.
+unsigned __builtin_ipu_amp_config(unsigned inStrideBytes, unsigned outStrideBytes);
+unsigned __builtin_ipu_amp_load_f32(const float *weights, unsigned shape);
+unsigned __builtin_ipu_amp_load_f16(const void *weights, unsigned shape);
+unsigned __builtin_ipu_amp_f32(const float *in, float *out, unsigned ctl);
+unsigned __builtin_ipu_amp_f16(const void *in, float *out, unsigned ctl);
+unsigned __builtin_ipu_amp_f16h(const void *in, void *out, unsigned ctl);
+
 // No equivalent on the simulated tile: AMP coefficient loads, CSR writes, the PRNG, cycle
 // counters and tile identity, pointer packing.
 void __builtin_ipu_put(unsigned value, unsigned csr);

@@ -12,12 +12,14 @@
 
 namespace popc {
 
-/// The instruction computing the float C function `name` (sqrtf, expf, ...), if any.
+/// The instruction computing the float C function `name` (sqrtf, expf, ...) or the
+/// one-instruction tile builtin `name` (__builtin_ipu_amp_f32, ...), if any.
 inline std::optional<poplar::isa::Opcode> mathFunctionOpcode(llvm::StringRef name) {
   using poplar::isa::Opcode;
 #define MATH_FUNCTION(fn, op)                                                                      \
   if (name == #fn)                                                                                 \
     return Opcode::op;
+#define TILE_BUILTIN(fn, op) MATH_FUNCTION(fn, op)
 #include "passes/MathFunctions.def"
 #undef MATH_FUNCTION
   return std::nullopt;

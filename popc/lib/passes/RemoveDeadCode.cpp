@@ -14,6 +14,9 @@ static bool hasSideEffects(const mir::Inst &i) {
   return f == Format::Store || f == Format::StorePost || f == Format::LoadPost ||
          (poplar::isa::info(i.op).flags & poplar::isa::CTL) || i.op == Opcode::Spadd ||
          i.op == Opcode::Print || // writes to the host
+         // AMP state and passes (their memory effects are not loads or stores here)
+         i.op == Opcode::Ampcfg || i.op == Opcode::Ampw32 || i.op == Opcode::Ampw16 ||
+         i.op == Opcode::Amp32 || i.op == Opcode::Amp16 || i.op == Opcode::Amp16h ||
          // Division by zero traps, so it is observable.
          i.op == Opcode::Divs || i.op == Opcode::Divu || i.op == Opcode::Rems ||
          i.op == Opcode::Remu || i.op == Opcode::Divsi || i.op == Opcode::Divui ||

@@ -1,0 +1,67 @@
+// Cycle estimates of the poplin vertices, following the codelets' loops (codelets/poplin).
+#include "CycleEstimators.hpp"
+
+#include "support/Raise.hpp"
+
+#include <poputil/exceptions.hpp>
+
+#include <algorithm>
+
+namespace poplin::internal {
+
+namespace {
+
+constexpr unsigned kWorkers = 6;
+constexpr unsigned kPassInChans = 16;
+// A pass's fixed thread cycles besides its coefficient load: loop control, the shape and
+// address arithmetic, and the issue of the two AMP instructions.
+constexpr unsigned kPassOverhead = 16;
+constexpr unsigned kCoefficientLoad = 32;
+
+unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
+
+} // namespace
+
+unsigned ampMacsPerCycle(const poplar::Type &dataType) {
+  return dataType == poplar::FLOAT ? 16 : 64;
+}
+
+std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
+  const bool f32 = c.dataType == poplar::FLOAT;
+  const unsigned units = f32 ? 8 : 16, perPosition = f32 ? 8 : 4;
+  const unsigned chunks = ceilDiv(c.outChans, units);
+  // The codelet gives workers output chunks when there are six or more, else positions.
+  const unsigned chunksPerWorker = chunks >= kWorkers ? ceilDiv(chunks, kWorkers) : chunks;
+  const unsigned positionsPerWorker =
+      chunks >= kWorkers ? c.positions : ceilDiv(c.positions, kWorkers);
+  const std::uint64_t passes =
+      std::uint64_t(c.groups) * chunksPerWorker * ceilDiv(c.inChans, kPassInChans);
+  const std::uint64_t worker =
+      30 + 8 * c.groups +
+      passes * (kCoefficientLoad + kPassOverhead + std::uint64_t(perPosition) * positionsPerWorker);
+  return kWorkers * worker;
+}
+
+std::uint64_t reduceAddCycles(const VertexCost &c) {
+  // Per worker: blocks of 32 elements; each partial is a load, a convert for half and an add
+  // per element, plus the block and partial loop control.
+  const bool halfPartials = c.partialsType == poplar::HALF;
+  const unsigned perElement = halfPartials ? 4 : 3;
+  const unsigned elems = ceilDiv(ceilDiv(c.numElems, 2), kWorkers) * 2;
+  const std::uint64_t blocks = ceilDiv(elems, 32);
+  const std::uint64_t worker = 25 + blocks * (12 + 8 * c.numPartials) +
+                               std::uint64_t(elems) * (perElement * c.numPartials + 3);
+  return kWorkers * worker;
+}
+
+CycleEstimator estimatorOf(const std::string &name) {
+#define POPLIN_VERTEX2(vertex, pairs, estimator)                                                   \
+  if (name == #vertex)                                                                             \
+    return estimator;
+#define POPLIN_ALL_FAMILIES
+#include "poplin/Vertices.def"
+#undef POPLIN_ALL_FAMILIES
+  popsdk::support::raise<poputil::poplibs_error>("poplin has no vertex '", name, "'");
+}
+
+} // namespace poplin::internal

@@ -1,0 +1,157 @@
+// Lowering a matmul plan: one ConvPartial1x1Out per tile over its blocks of A and B (the graph
+// compiler moves each block to its tile), then either a ReduceAdd per tile over its share of
+// each output block (K split) or a cast of the partials to the output type.
+#include "MatMulLowering.hpp"
+
+#include <popops/Cast.hpp>
+#include <poputil/VertexTemplates.hpp>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace poplin::internal {
+
+using namespace poplar;
+using namespace poplar::program;
+
+namespace {
+
+struct Range {
+  unsigned begin, end;
+  unsigned size() const { return end - begin; }
+};
+
+Range part(unsigned size, unsigned parts, unsigned i) {
+  const unsigned per = MatMulPlan::ceilDiv(size, parts);
+  return {std::min(size, i * per), std::min(size, (i + 1) * per)};
+}
+
+/// Calls f(g, m, n, k, ranges...) for every part of the plan that holds work.
+template <class F> void forEachPart(const MatMulPlan &plan, F f) {
+  const auto &p = plan.problem;
+  const auto &s = plan.split;
+  for (unsigned g = 0; g < s.groups; ++g)
+    for (unsigned m = 0; m < s.m; ++m)
+      for (unsigned n = 0; n < s.n; ++n)
+        for (unsigned k = 0; k < s.k; ++k) {
+          const Range rg = part(p.groups, s.groups, g), rm = part(p.m, s.m, m),
+                      rn = part(p.n, s.n, n), rk = part(p.k, s.k, k);
+          if (rg.size() && rm.size() && rn.size() && rk.size())
+            f(plan.tileOf(g, m, n, k), rg, rm, rn, rk, k);
+        }
+}
+
+/// The k-th of `parts` near-equal pieces of `n` elements.
+Range chunk(unsigned n, unsigned parts, unsigned k) { return part(n, parts, k); }
+
+} // namespace
+
+Tensor createOperand(Graph &graph, const MatMulPlan &plan, MatMulOperand which, const Type &type,
+                     const DebugContext &dc) {
+  const auto &p = plan.problem;
+  const char *name = which == MatMulOperand::LHS   ? "lhs"
+                     : which == MatMulOperand::RHS ? "rhs"
+                                                   : "output";
+  const std::vector<std::size_t> shape =
+      which == MatMulOperand::LHS   ? std::vector<std::size_t>{p.groups, p.m, p.k}
+      : which == MatMulOperand::RHS ? std::vector<std::size_t>{p.groups, p.k, p.n}
+                                    : std::vector<std::size_t>{p.groups, p.m, p.n};
+  Tensor t = graph.addVariable(type, shape, {dc, name});
+  forEachPart(plan, [&](unsigned tile, Range g, Range m, Range n, Range k, unsigned ki) {
+    // LHS blocks live on the first tile that reads them (n part 0), RHS blocks likewise
+    // (m part 0); output blocks are shared by their k tiles, as the reduction writes them.
+    const unsigned mi = m.begin / plan.mPerPart(), ni = n.begin / plan.nPerPart();
+    if (which == MatMulOperand::LHS && ni == 0)
+      graph.setTileMapping(t.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end}), tile);
+    else if (which == MatMulOperand::RHS && mi == 0)
+      graph.setTileMapping(t.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end}), tile);
+    else if (which == MatMulOperand::Output) {
+      Tensor block = t.slice({g.begin, m.begin, n.begin}, {g.end, m.end, n.end}).flatten();
+      const Range c = chunk(unsigned(block.numElements()), plan.split.k, ki);
+      if (c.size())
+        graph.setTileMapping(block.slice(c.begin, c.end), tile);
+    }
+  });
+  return t;
+}
+
+void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tensor &B,
+               const Tensor &out, Sequence &prog, const DebugContext &dc) {
+  const auto &p = plan.problem;
+  const bool reduce = plan.split.k > 1;
+  // Partials go straight to the output when neither a reduction nor a cast follows.
+  const bool direct = !reduce && plan.partialsType == p.outputType;
+  const std::string convVertex =
+      poputil::templateVertex("poplin::ConvPartial1x1Out", p.inputType, plan.partialsType);
+  ComputeSet partialsCs = graph.addComputeSet({dc, "Conv_1x1"});
+  // The partials of each output block (g, m, n parts), one per k part.
+  std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<Tensor>> partials;
+  std::vector<Tensor> castIn, castOut;
+  forEachPart(plan, [&](unsigned tile, Range g, Range m, Range n, Range k, unsigned) {
+    Tensor a = A.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end});
+    Tensor b = B.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end}).dimShuffle({0, 2, 1});
+    Tensor o = out.slice({g.begin, m.begin, n.begin}, {g.end, m.end, n.end});
+    if (!direct) {
+      Tensor partial =
+          graph.addVariable(plan.partialsType, {g.size(), m.size(), n.size()}, {dc, "partials"});
+      graph.setTileMapping(partial, tile);
+      partials[{g.begin, m.begin, n.begin}].push_back(partial);
+      if (!reduce) {
+        castIn.push_back(partial.flatten());
+        castOut.push_back(o.flatten());
+      }
+      o = partial;
+    }
+    VertexRef v = graph.addVertex(partialsCs, convVertex);
+    graph.setTileMapping(v, tile);
+    std::vector<Tensor> in, weights, outs;
+    for (unsigned i = 0; i < g.size(); ++i) {
+      in.push_back(a[i].flatten());
+      weights.push_back(b[i].flatten());
+      outs.push_back(o[i].flatten());
+    }
+    graph.connect(v["in"], in);
+    graph.connect(v["weights"], weights);
+    graph.connect(v["out"], outs);
+    graph.setInitialValue(v["numPositions"], m.size());
+    graph.setInitialValue(v["inChans"], k.size());
+    graph.setInitialValue(v["outChans"], n.size());
+  });
+  prog.add(Execute(partialsCs, {dc}));
+
+  if (reduce) {
+    // Each k tile of an output block sums its chunk of every k part's partials.
+    ComputeSet reduceCs = graph.addComputeSet({dc, "Reduce"});
+    const std::string reduceVertex =
+        poputil::templateVertex("poplin::ReduceAdd", p.outputType, plan.partialsType);
+    for (const auto &[origin, parts] : partials) {
+      const auto [g0, m0, n0] = origin;
+      const unsigned gi = g0 / plan.groupsPerPart(), mi = m0 / plan.mPerPart(),
+                     ni = n0 / plan.nPerPart();
+      const auto shape = parts.front().shape();
+      Tensor block = out.slice({g0, m0, n0}, {g0 + unsigned(shape[0]), m0 + unsigned(shape[1]),
+                                              n0 + unsigned(shape[2])})
+                         .flatten();
+      for (unsigned ki = 0; ki < plan.split.k; ++ki) {
+        const Range c = chunk(unsigned(block.numElements()), plan.split.k, ki);
+        if (!c.size())
+          continue;
+        VertexRef v = graph.addVertex(reduceCs, reduceVertex);
+        graph.setTileMapping(v, plan.tileOf(gi, mi, ni, ki));
+        std::vector<Tensor> in;
+        for (const Tensor &t : parts)
+          in.push_back(t.flatten().slice(c.begin, c.end));
+        graph.connect(v["partials"], in);
+        graph.connect(v["out"], block.slice(c.begin, c.end));
+      }
+    }
+    prog.add(Execute(reduceCs, {dc}));
+  } else if (!direct) {
+    ComputeSet castCs = graph.addComputeSet({dc, "Cast"});
+    popops::cast(graph, concat(castIn), concat(castOut), castCs);
+    prog.add(Execute(castCs, {dc}));
+  }
+}
+
+} // namespace poplin::internal

@@ -1,0 +1,141 @@
+// The matmul planner: enumerate the splits, price each with the vertex estimators and the
+// exchange model, keep the cheapest that fits in memory.
+#include "MatMulPlan.hpp"
+
+#include "CycleEstimators.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace poplin::internal {
+
+namespace {
+
+using Plan = MatMulPlan;
+
+// Each compute set and each exchange ends in a sync; the planner charges this per phase so
+// that needless phases (a reduction of one part) cost something.
+constexpr std::uint64_t kPhaseCycles = 100;
+
+/// The split counts of a dimension of `size` that give distinct part sizes (1..size), at most
+/// `limit`: other counts only leave parts empty.
+std::vector<unsigned> splitCounts(unsigned size, unsigned limit) {
+  std::vector<unsigned> counts;
+  for (unsigned parts = 1; parts <= std::min(size, limit);) {
+    const unsigned per = Plan::ceilDiv(size, parts);
+    const unsigned used = Plan::ceilDiv(size, per);
+    counts.push_back(used);
+    // The next count that makes the parts smaller.
+    parts = per == 1 ? size + 1 : Plan::ceilDiv(size, per - 1);
+    if (parts <= used)
+      parts = used + 1;
+  }
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) {
+  const unsigned rate = std::max(1u, target.getExchangeBytesPerCycle());
+  return (bytes + rate - 1) / rate;
+}
+
+} // namespace
+
+bool MatMulProblem::operator<(const MatMulProblem &o) const {
+  return std::tie(groups, m, k, n, inputType, outputType) <
+         std::tie(o.groups, o.m, o.k, o.n, o.inputType, o.outputType);
+}
+
+poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &options) {
+  return problem.inputType == poplar::FLOAT ? poplar::FLOAT : options.partialsType;
+}
+
+MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
+                  const poplar::Type &partialsType, const MatMulSplit &split) {
+  const unsigned g = Plan::ceilDiv(p.groups, split.groups), m = Plan::ceilDiv(p.m, split.m),
+                 n = Plan::ceilDiv(p.n, split.n), k = Plan::ceilDiv(p.k, split.k);
+  const std::uint64_t inBytes = target.getTypeSize(p.inputType);
+  const std::uint64_t partialBytes = target.getTypeSize(partialsType);
+  const std::uint64_t outBytes = target.getTypeSize(p.outputType);
+  MatMulCost c;
+  // Every tile receives its blocks of both operands (an upper bound: a block that is already
+  // on its tile is copied locally, faster).
+  const std::uint64_t operandBytes =
+      std::uint64_t(g) * (std::uint64_t(m) * k + std::uint64_t(k) * n) * inBytes;
+  c.exchange = exchangeCycles(target, operandBytes) + kPhaseCycles;
+  c.partials =
+      convPartial1x1OutCycles({target, p.inputType, partialsType, g, m, k, n, 0, 0}) + kPhaseCycles;
+  const std::uint64_t blockElems = std::uint64_t(g) * m * n;
+  std::uint64_t temp = operandBytes + blockElems * partialBytes;
+  if (split.k > 1) {
+    // Each of the k tiles of an output block reduces 1/k of it, receiving the others' partials.
+    const unsigned chunk = unsigned(Plan::ceilDiv(unsigned(blockElems), split.k));
+    c.reduceExchange =
+        exchangeCycles(target, std::uint64_t(chunk) * (split.k - 1) * partialBytes) + kPhaseCycles;
+    c.reduce = reduceAddCycles({target, p.outputType, partialsType, 1, 0, 0, 0, split.k, chunk}) +
+               kPhaseCycles;
+    temp += std::uint64_t(chunk) * split.k * partialBytes + chunk * outBytes;
+  } else if (partialsType != p.outputType) {
+    c.cast = 6 * (30 + blockElems / 6 * 2) + kPhaseCycles;
+  }
+  c.tempBytes = temp;
+  return c;
+}
+
+MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem,
+                      const MatMulOptions &options) {
+  const unsigned tiles = target.getNumTiles();
+  const std::uint64_t cap =
+      std::uint64_t(double(target.getBytesPerTile()) * options.availableMemoryProportion);
+  Plan best;
+  best.problem = problem;
+  best.partialsType = partialsTypeFor(problem, options);
+  bool haveFit = false, haveAny = false;
+  for (unsigned sg : splitCounts(problem.groups, tiles))
+    for (unsigned sm : splitCounts(problem.m, tiles / sg))
+      for (unsigned sn : splitCounts(problem.n, tiles / (sg * sm)))
+        for (unsigned sk : splitCounts(problem.k, tiles / (sg * sm * sn))) {
+          const MatMulSplit split{sg, sm, sn, sk};
+          const MatMulCost cost = costOf(target, problem, best.partialsType, split);
+          const bool fits = cost.tempBytes <= cap;
+          // Fewest cycles among plans that fit; until one fits, the least memory.
+          using Rank = std::pair<std::uint64_t, std::uint64_t>;
+          auto rank = [fits](const MatMulCost &c) {
+            return fits ? Rank{c.cycles(), c.tempBytes} : Rank{c.tempBytes, c.cycles()};
+          };
+          const bool better =
+              !haveAny || (fits && !haveFit) || (fits == haveFit && rank(cost) < rank(best.cost));
+          if (better) {
+            best.split = split;
+            best.cost = cost;
+            best.fitsMemory = fits;
+            haveFit |= fits;
+            haveAny = true;
+          }
+        }
+  return best;
+}
+
+void printPlan(std::ostream &os, const MatMulPlan &plan, unsigned tiles) {
+  const auto &p = plan.problem;
+  os << "  MatMul: groups " << p.groups << ", [" << p.m << " x " << p.k << "] x [" << p.k << " x "
+     << p.n << "], " << p.inputType << " -> " << p.outputType << ", partials " << plan.partialsType
+     << "\n";
+  os << "  Method: AMP 1x1 convolution (ConvPartial1x1Out)\n";
+  os << "  Split: groups " << plan.split.groups << ", batch (M) " << plan.split.m
+     << ", output channels (N) " << plan.split.n << ", input channels (K) " << plan.split.k << "\n";
+  os << "  Tiles: " << plan.split.tiles() << " of " << tiles << "\n";
+  os << "  Per tile: groups " << plan.groupsPerPart() << ", [" << plan.mPerPart() << " x "
+     << plan.kPerPart() << "] x [" << plan.kPerPart() << " x " << plan.nPerPart() << "]\n";
+  const auto &c = plan.cost;
+  os << "  Estimated cycles: " << c.cycles() << " (exchange " << c.exchange << ", partials "
+     << c.partials << ", reduce exchange " << c.reduceExchange << ", reduce " << c.reduce
+     << ", cast " << c.cast << ")\n";
+  os << "  Temporary memory per tile: " << c.tempBytes << " bytes"
+     << (plan.fitsMemory ? "" : " (over the availableMemoryProportion cap)") << "\n";
+}
+
+} // namespace poplin::internal

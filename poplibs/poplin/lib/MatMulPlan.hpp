@@ -1,0 +1,69 @@
+// The matmul planner: how a grouped [G,M,K] x [G,K,N] product is split over the tiles, chosen
+// by estimated cycles under a cap on each tile's temporary memory.
+#pragma once
+
+#include "MatMulOptions.hpp"
+
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+
+namespace poplin::internal {
+
+/// A grouped matmul seen as a 1x1 convolution: positions M (the batch), input channels K,
+/// output channels N, conv groups G.
+struct MatMulProblem {
+  unsigned groups = 1, m = 0, k = 0, n = 0;
+  poplar::Type inputType = poplar::FLOAT, outputType = poplar::FLOAT;
+  bool operator<(const MatMulProblem &o) const;
+};
+
+/// How many parts each dimension is cut into; the tile of part (g, m, n, k) is
+/// ((g * m_ + m) * n_ + n) * k_ + k, so the k parts of one output block are neighbours.
+struct MatMulSplit {
+  unsigned groups = 1, m = 1, n = 1, k = 1;
+  unsigned tiles() const { return groups * m * n * k; }
+};
+
+/// Estimated tile cycles of each phase, and the temporary bytes the busiest tile holds.
+struct MatMulCost {
+  std::uint64_t exchange = 0, partials = 0, reduceExchange = 0, reduce = 0, cast = 0;
+  std::uint64_t tempBytes = 0;
+  std::uint64_t cycles() const { return exchange + partials + reduceExchange + reduce + cast; }
+};
+
+struct MatMulPlan {
+  MatMulProblem problem;
+  poplar::Type partialsType = poplar::FLOAT;
+  MatMulSplit split;
+  MatMulCost cost;
+  bool fitsMemory = true;
+  /// Elements of each part (the last part of a dimension may be smaller).
+  unsigned groupsPerPart() const { return ceilDiv(problem.groups, split.groups); }
+  unsigned mPerPart() const { return ceilDiv(problem.m, split.m); }
+  unsigned nPerPart() const { return ceilDiv(problem.n, split.n); }
+  unsigned kPerPart() const { return ceilDiv(problem.k, split.k); }
+  unsigned tileOf(unsigned g, unsigned m, unsigned n, unsigned k) const {
+    return ((g * split.m + m) * split.n + n) * split.k + k;
+  }
+  static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
+};
+
+/// The partials type a problem uses: the option's, but never narrower than the input.
+poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &options);
+
+/// Searches every split (each dimension's distinct part sizes) for the fewest cycles within
+/// the memory cap; if none fits, the split that needs the least memory.
+MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem,
+                      const MatMulOptions &options);
+
+/// The cost of one split (for the search, and for tests).
+MatMulCost costOf(const poplar::Target &target, const MatMulProblem &problem,
+                  const poplar::Type &partialsType, const MatMulSplit &split);
+
+/// A readable account of `plan` (matMulReportPlan).
+void printPlan(std::ostream &os, const MatMulPlan &plan, unsigned tiles);
+
+} // namespace poplin::internal
