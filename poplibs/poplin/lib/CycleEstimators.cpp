@@ -13,10 +13,10 @@ namespace {
 
 constexpr unsigned kWorkers = 6;
 constexpr unsigned kPassInChans = 16;
-// A pass's fixed thread cycles besides its coefficient load: loop control, the shape and
-// address arithmetic, and the issue of the two AMP instructions.
-constexpr unsigned kPassOverhead = 16;
-constexpr unsigned kCoefficientLoad = 32;
+// Thread cycles fitted to the codelets' code (popc -S) as the interpreter runs it: a pass is
+// its coefficient load (32) plus the loop control, shape and address arithmetic and the issue
+// of the two AMP instructions.
+constexpr unsigned kPassCycles = 32 + 21;
 
 unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
@@ -34,23 +34,24 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
   const unsigned chunksPerWorker = chunks >= kWorkers ? ceilDiv(chunks, kWorkers) : chunks;
   const unsigned positionsPerWorker =
       chunks >= kWorkers ? c.positions : ceilDiv(c.positions, kWorkers);
-  const std::uint64_t passes =
-      std::uint64_t(c.groups) * chunksPerWorker * ceilDiv(c.inChans, kPassInChans);
+  const std::uint64_t chunkLoops = std::uint64_t(c.groups) * chunksPerWorker;
+  const std::uint64_t passes = chunkLoops * ceilDiv(c.inChans, kPassInChans);
   const std::uint64_t worker =
-      30 + 8 * c.groups +
-      passes * (kCoefficientLoad + kPassOverhead + std::uint64_t(perPosition) * positionsPerWorker);
+      79 + 8 * c.groups + 27 * chunkLoops +
+      passes * (kPassCycles + std::uint64_t(perPosition) * positionsPerWorker);
   return kWorkers * worker;
 }
 
 std::uint64_t reduceAddCycles(const VertexCost &c) {
-  // Per worker: blocks of 32 elements; each partial is a load, a convert for half and an add
-  // per element, plus the block and partial loop control.
-  const bool halfPartials = c.partialsType == poplar::HALF;
-  const unsigned perElement = halfPartials ? 4 : 3;
+  // Per worker: blocks of 32 elements of a float accumulator; each partial adds a load and an
+  // add per element (and a convert for half), the output a store (and a convert for half).
   const unsigned elems = ceilDiv(ceilDiv(c.numElems, 2), kWorkers) * 2;
   const std::uint64_t blocks = ceilDiv(elems, 32);
-  const std::uint64_t worker = 25 + blocks * (12 + 8 * c.numPartials) +
-                               std::uint64_t(elems) * (perElement * c.numPartials + 3);
+  const unsigned perElementPartial = c.partialsType == poplar::HALF ? 6 : 5;
+  const unsigned perElementOut = c.dataType == poplar::HALF ? 5 : 2;
+  const std::uint64_t worker = 38 + blocks * (7 + 13 * std::uint64_t(c.numPartials)) +
+                               std::uint64_t(elems) * (perElementPartial * c.numPartials) +
+                               std::uint64_t(elems) * perElementOut - elems / 2;
   return kWorkers * worker;
 }
 

@@ -1,0 +1,125 @@
+// poplin's vertices one by one: ConvPartial1x1Out (AMP passes) and ReduceAdd against the host
+// reference, with the tile cycles the interpreter measures beside poplin's estimators.
+#include "CycleExpect.hpp"
+#include "MatMul.hpp"
+#include "VertexTester.hpp"
+
+#include "poplin/lib/CycleEstimators.hpp"
+
+#include <poplin/codelets.hpp>
+#include <poputil/VertexTemplates.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+
+using namespace poplar;
+using namespace popsdk::test;
+using poplin::internal::VertexCost;
+
+namespace {
+
+// The estimators predict the tile's compute cycles within this share.
+constexpr double kCycleTolerance = 0.1;
+
+void expectTileCycles(const RunResult &r, std::uint64_t estimate) {
+  const double measured = double(r.tileCycles);
+  std::cout << "[cycles] " << r.vertexType << ": measured " << r.tileCycles << ", estimated "
+            << estimate << "\n";
+  EXPECT_LT(std::fabs(measured - double(estimate)) / measured, kCycleTolerance)
+      << r.vertexType << ": measured " << measured << " tile cycles, estimated " << estimate;
+}
+
+struct ConvShape {
+  unsigned groups, positions, inChans, outChans;
+  Type data, partials;
+};
+
+class ConvPartial1x1Out : public testing::TestWithParam<ConvShape> {};
+
+TEST_P(ConvPartial1x1Out, MatchesReferenceAndEstimate) {
+  const ConvShape s = GetParam();
+  std::vector<std::vector<double>> in, weights;
+  std::vector<std::size_t> outSizes;
+  for (unsigned g = 0; g < s.groups; ++g) {
+    in.push_back(hostData(s.data, s.positions * s.inChans, -2, 2, 10 + g));
+    weights.push_back(hostData(s.data, s.outChans * s.inChans, -2, 2, 20 + g));
+    outSizes.push_back(s.positions * s.outChans);
+  }
+  const auto r =
+      VertexTester(poplin::addCodelets,
+                   poputil::templateVertex("poplin::ConvPartial1x1Out", s.data, s.partials))
+          .inputList("in", s.data, in)
+          .inputList("weights", s.data, weights)
+          .outputList("out", s.partials, outSizes)
+          .state("numPositions", UNSIGNED_INT, s.positions)
+          .state("inChans", UNSIGNED_INT, s.inChans)
+          .state("outChans", UNSIGNED_INT, s.outChans)
+          .run();
+  const auto &out = r.output("out");
+  for (unsigned g = 0; g < s.groups; ++g) {
+    // weights are [outChans][inChans]: B = weights transposed.
+    std::vector<double> b(s.inChans * s.outChans);
+    for (unsigned o = 0; o < s.outChans; ++o)
+      for (unsigned i = 0; i < s.inChans; ++i)
+        b[i * s.outChans + o] = weights[g][o * s.inChans + i];
+    const auto want = popsdk::reference::matMul(in[g], b, 1, s.positions, s.inChans, s.outChans);
+    const double eps = s.partials == HALF ? std::ldexp(1.0, -10) : std::ldexp(1.0, -23);
+    for (std::size_t i = 0; i < want.values.size(); ++i)
+      ASSERT_NEAR(out[g * outSizes[0] + i], want.values[i],
+                  eps * want.magnitude[i] * (s.inChans / 16 + 2) + 1e-9)
+          << "group " << g << " element " << i;
+  }
+  const Target target = Target::createIPUTarget(1, "ipu2");
+  expectTileCycles(
+      r, poplin::internal::convPartial1x1OutCycles(
+             {target, s.data, s.partials, s.groups, s.positions, s.inChans, s.outChans, 0, 0}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ConvPartial1x1Out,
+    testing::Values(ConvShape{1, 1, 1, 1, FLOAT, FLOAT}, ConvShape{1, 12, 16, 8, FLOAT, FLOAT},
+                    ConvShape{1, 60, 40, 24, FLOAT, FLOAT}, ConvShape{2, 30, 20, 70, FLOAT, FLOAT},
+                    ConvShape{1, 64, 256, 45, FLOAT, FLOAT}, ConvShape{1, 48, 32, 32, HALF, FLOAT},
+                    ConvShape{1, 33, 70, 17, HALF, HALF}, ConvShape{1, 32, 256, 94, HALF, FLOAT}));
+
+struct ReduceShape {
+  unsigned numPartials, numElems;
+  Type out, partials;
+};
+
+class ReduceAdd : public testing::TestWithParam<ReduceShape> {};
+
+TEST_P(ReduceAdd, MatchesReferenceAndEstimate) {
+  const ReduceShape s = GetParam();
+  std::vector<std::vector<double>> partials;
+  for (unsigned p = 0; p < s.numPartials; ++p)
+    partials.push_back(hostData(s.partials, s.numElems, -4, 4, 30 + p));
+  const auto r = VertexTester(poplin::addCodelets,
+                              poputil::templateVertex("poplin::ReduceAdd", s.out, s.partials))
+                     .inputList("partials", s.partials, partials)
+                     .output("out", s.out, s.numElems)
+                     .run();
+  const auto &out = r.output("out");
+  for (unsigned i = 0; i < s.numElems; ++i) {
+    double sum = 0;
+    for (const auto &p : partials)
+      sum += p[i];
+    ASSERT_NEAR(out[i], roundTo(s.out, sum), std::fabs(sum) * 1e-3 + 1e-9) << "element " << i;
+  }
+  const Target target = Target::createIPUTarget(1, "ipu2");
+  expectTileCycles(r, poplin::internal::reduceAddCycles(
+                          {target, s.out, s.partials, 1, 0, 0, 0, s.numPartials, s.numElems}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ReduceAdd,
+    testing::Values(ReduceShape{2, 1, FLOAT, FLOAT}, ReduceShape{4, 720, FLOAT, FLOAT},
+                    ReduceShape{3, 100, HALF, FLOAT}, ReduceShape{8, 333, HALF, HALF},
+                    ReduceShape{23, 64, FLOAT, FLOAT}, ReduceShape{2, 72, FLOAT, FLOAT},
+                    ReduceShape{2, 720, FLOAT, FLOAT}, ReduceShape{8, 72, FLOAT, FLOAT},
+                    ReduceShape{8, 720, FLOAT, FLOAT}, ReduceShape{4, 1440, FLOAT, FLOAT},
+                    ReduceShape{4, 720, HALF, FLOAT}, ReduceShape{4, 720, HALF, HALF}));
+
+} // namespace
