@@ -1,0 +1,121 @@
+// The matmul planner: plans for a fixed list of problems kept as regression files, the memory
+// cap, the cache, and that the created operands and the product use the plan's tiles.
+#include "OpHarness.hpp"
+
+#include "poplin/lib/MatMulPlan.hpp"
+
+#include <poplar/IPUModel.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace poplar;
+using namespace poplin::internal;
+
+namespace {
+
+struct Problem {
+  unsigned groups, m, k, n;
+  Type type;
+};
+
+// Regenerate with POPLIN_UPDATE_PLANS=1 after a deliberate change to the planner or the costs.
+TEST(MatMulPlan, PlansMatchRegressionFile) {
+  const std::vector<Problem> problems = {
+      {1, 1, 1, 1, FLOAT},          {1, 64, 64, 64, FLOAT},      {1, 256, 256, 256, FLOAT},
+      {1, 1024, 1024, 1024, FLOAT}, {1, 1024, 1024, 1024, HALF}, {1, 1, 784, 10, FLOAT},
+      {1, 16, 784, 10, FLOAT},      {1, 10, 16, 784, FLOAT},     {8, 128, 64, 128, HALF},
+      {1, 4096, 16, 16, FLOAT},     {1, 16, 4096, 16, FLOAT},    {1, 2, 100000, 2, FLOAT}};
+  const Target target = Target::createIPUTarget(1, "ipu2");
+  std::ostringstream report;
+  for (const auto &p : problems) {
+    MatMulProblem problem;
+    problem.groups = p.groups;
+    problem.m = p.m;
+    problem.k = p.k;
+    problem.n = p.n;
+    problem.inputType = problem.outputType = p.type;
+    printPlan(report, planMatMul(target, problem, MatMulOptions{}), target.getNumTiles());
+  }
+  const std::string path = std::string(POPLIN_PLANS_DIR) + "/ipu2.txt";
+  if (std::getenv("POPLIN_UPDATE_PLANS")) {
+    std::ofstream(path) << report.str();
+    GTEST_SKIP() << "wrote " << path;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "missing " << path << " (run with POPLIN_UPDATE_PLANS=1)";
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(report.str(), want.str()) << "plans changed; if deliberately, regenerate " << path;
+}
+
+TEST(MatMulPlan, MemoryCapChangesThePlan) {
+  const Target target = Target::createIPUTarget(1, 16, "ipu2");
+  MatMulProblem p;
+  p.m = p.k = p.n = 256;
+  MatMulOptions roomy, tight;
+  tight.availableMemoryProportion = 0.05;
+  const MatMulPlan a = planMatMul(target, p, roomy), b = planMatMul(target, p, tight);
+  EXPECT_LE(b.cost.tempBytes, a.cost.tempBytes);
+  EXPECT_LE(a.cost.cycles(), b.cost.cycles());
+  EXPECT_TRUE(a.fitsMemory);
+}
+
+TEST(MatMulPlan, SplitNeverExceedsTilesAndCoversTheProblem) {
+  for (unsigned tiles : {1u, 4u, 13u, 1472u}) {
+    const Target target = Target::createIPUTarget(1, tiles, "ipu2");
+    for (unsigned size : {1u, 7u, 100u, 1000u}) {
+      MatMulProblem p;
+      p.m = size;
+      p.k = size + 3;
+      p.n = size / 2 + 1;
+      const MatMulPlan plan = planMatMul(target, p, {});
+      EXPECT_LE(plan.split.tiles(), tiles);
+      EXPECT_GE(plan.mPerPart() * plan.split.m, p.m);
+      EXPECT_LT(plan.mPerPart() * (plan.split.m - 1), p.m); // no empty part
+      EXPECT_LT(plan.kPerPart() * (plan.split.k - 1), p.k);
+      EXPECT_LT(plan.nPerPart() * (plan.split.n - 1), p.n);
+    }
+  }
+}
+
+TEST(MatMulPlan, CacheHoldsOnePlanPerProblem) {
+  popsdk::test::OpHarness h(4);
+  poplin::addCodelets(h.graph());
+  poplin::PlanningCache cache;
+  std::set<poplin::MatMulPlanParams> params;
+  OptionFlags options;
+  const Target &target = h.target();
+  params.insert({&target, poplin::MatMulParams{FLOAT, FLOAT, {8, 16}, {16, 4}}, &options});
+  params.insert({&target, poplin::MatMulParams{HALF, HALF, {8, 16}, {16, 4}}, &options});
+  poplin::preplanMatMuls(params, cache);
+  EXPECT_EQ(cache.size(), 2u);
+  Tensor a = poplin::createMatMulInputLHS(h.graph(), FLOAT, {8, 16}, {16, 4}, "a", {}, &cache);
+  Tensor b = poplin::createMatMulInputRHS(h.graph(), FLOAT, {8, 16}, {16, 4}, "b", {}, &cache);
+  poplin::matMul(h.graph(), a, b, h.prog(), "mm", {}, &cache);
+  EXPECT_EQ(cache.size(), 2u); // all found in the cache
+  std::ostringstream os;
+  poplin::matMulReportPlan(os, h.graph(), FLOAT, FLOAT, {8, 16}, {16, 4}, {}, &cache);
+  EXPECT_NE(os.str().find("Tiles:"), std::string::npos);
+}
+
+TEST(MatMulPlan, CreatedOperandsAreMappedAndNeedNoExchangeOfTheirOwn) {
+  popsdk::test::OpHarness h(16);
+  poplin::addCodelets(h.graph());
+  Tensor a = poplin::createMatMulInputLHS(h.graph(), FLOAT, {64, 48}, {48, 40}, "a");
+  Tensor b = poplin::createMatMulInputRHS(h.graph(), FLOAT, {64, 48}, {48, 40}, "b");
+  Tensor c = poplin::createMatMulOutput(h.graph(), FLOAT, {64, 48}, {48, 40}, "c");
+  for (const Tensor &t : {a, b, c}) {
+    std::size_t mapped = 0;
+    for (const auto &tile : h.graph().getTileMapping(t))
+      for (const auto &interval : tile)
+        mapped += interval.size();
+    EXPECT_EQ(mapped, t.numElements());
+  }
+}
+
+} // namespace
