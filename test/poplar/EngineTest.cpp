@@ -375,6 +375,31 @@ TEST(Engine, CyclesAreIdenticalAcrossRunsAndGrowWithWork) {
   EXPECT_DOUBLE_EQ(engine.getTileClockFrequency(), 1.33e9);
 }
 
+// A tile sends each byte once however many tiles receive it (the exchange broadcasts), so
+// copying one tile's data to three tiles costs what copying it to one does; three tiles sending
+// to one tile cost three times as much, as that tile receives three times the bytes.
+TEST(Engine, BroadcastCostsOneSendButGatherCostsEveryReceive) {
+  Device device = smallDevice();
+  Graph graph(device.getTarget());
+  Tensor src = graph.addVariable(FLOAT, {1024}, "src");
+  graph.setTileMapping(src, 0);
+  Tensor dst = graph.addVariable(FLOAT, {3, 1024}, "dst");
+  for (unsigned t = 0; t < 3; ++t)
+    graph.setTileMapping(dst[t], t + 1);
+  Tensor gathered = graph.addVariable(FLOAT, {3, 1024}, "gathered");
+  graph.setTileMapping(gathered, 0);
+  Engine engine(graph, std::vector<Program>{Copy(src, dst[0]),
+                                            Copy(src.broadcast(3, 0).reshape({3, 1024}), dst),
+                                            Copy(dst, gathered)});
+  engine.load(device);
+  engine.run(0);
+  const std::uint64_t one = engine.getLastRunCycles();
+  engine.run(1);
+  EXPECT_EQ(engine.getLastRunCycles(), one);
+  engine.run(2);
+  EXPECT_GT(engine.getLastRunCycles(), 2 * one);
+}
+
 TEST(Engine, ExecutableRoundTripGivesTheSameResults) {
   BigCopyGraph g(8, 4096);
   std::uint64_t direct = 0;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace poplar::detail {
 
@@ -73,7 +75,10 @@ std::uint64_t internalSyncCycles(const TargetDesc &target) { return target.minIP
 
 ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun> &runs) {
   struct Traffic {
-    std::uint64_t sent = 0, received = 0, local = 0;
+    std::uint64_t received = 0, local = 0;
+    // Source byte ranges sent off the tile: a tile sends each byte once however many tiles
+    // receive it (the exchange broadcasts), so what it sends is their union.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sent;
   };
   std::unordered_map<std::uint32_t, Traffic> perTile;
   ExchangeCost cost;
@@ -82,7 +87,7 @@ ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun>
     if (r.srcTile == r.dstTile) {
       perTile[r.srcTile].local += r.bytes;
     } else {
-      perTile[r.srcTile].sent += r.bytes;
+      perTile[r.srcTile].sent.emplace_back(r.srcOffset, r.srcOffset + r.bytes);
       perTile[r.dstTile].received += r.bytes;
     }
     cost.firstTile = std::min({cost.firstTile, r.srcTile, r.dstTile});
@@ -91,9 +96,16 @@ ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun>
   if (runs.empty())
     cost.firstTile = 0;
   std::uint64_t busiest = 0;
-  for (const auto &kv : perTile) {
-    const auto &t = kv.second;
-    std::uint64_t x = std::max(t.sent, t.received);
+  for (auto &kv : perTile) {
+    auto &t = kv.second;
+    std::sort(t.sent.begin(), t.sent.end());
+    std::uint64_t sent = 0, end = 0;
+    for (const auto &[b, e] : t.sent) {
+      if (e > end)
+        sent += e - std::max<std::uint64_t>(b, end);
+      end = std::max<std::uint64_t>(end, e);
+    }
+    std::uint64_t x = std::max(sent, t.received);
     std::uint64_t cycles = (x + target.exchangeBytesPerCycle - 1) / target.exchangeBytesPerCycle +
                            (t.local + kOnTileCopyBytesPerCycle - 1) / kOnTileCopyBytesPerCycle;
     busiest = std::max(busiest, cycles);

@@ -14,6 +14,7 @@ bool copiesOverlap(const std::vector<CopyRun> &runs);
 
 /// BSP cost of an exchange phase: internal sync, then the busiest tile's bytes (the larger of
 /// sent and received) over the exchange rate; copies within a tile run at the on-tile rate.
+/// Bytes sent to several tiles count once (the exchange broadcasts them).
 struct ExchangeCost {
   std::uint64_t exchangeCycles = 0, syncCycles = 0;
   std::uint32_t firstTile = 0, lastTile = 0;
