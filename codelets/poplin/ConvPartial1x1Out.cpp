@@ -11,8 +11,8 @@ namespace poplin {
 
 template <class FPType, class AccumType> class ConvPartial1x1Out : public MultiVertex {
 public:
-  // Per conv group: in [numPositions][inChans], weights [outChans][inChans] (the transposed
-  // right-hand matrix), out [numPositions][outChans]; all row-major and contiguous.
+  // Per conv group: in [numPositions][inChans], weights [inChans][outChans] (the right-hand
+  // matrix), out [numPositions][outChans]; all row-major and contiguous.
   Vector<Input<Vector<FPType, VectorLayout::ONE_PTR, 8>>> in;
   Vector<Input<Vector<FPType, VectorLayout::ONE_PTR, 8>>> weights;
   Vector<Output<Vector<AccumType, VectorLayout::ONE_PTR, 8>>> out;
@@ -47,14 +47,14 @@ public:
         const unsigned oc = outChans - o0 < kUnits ? outChans - o0 : kUnits;
         for (unsigned i0 = 0; i0 < inChans; i0 += kPassIn) {
           const unsigned ic = inChans - i0 < kPassIn ? inChans - i0 : kPassIn;
-          const unsigned shape = oc | ic << 8 | inChans << 16;
+          const unsigned shape = oc | ic << 8 | outChans << 16;
           // The first input group overwrites the outputs; the others accumulate.
           const unsigned ctl = (p1 - p0) | (i0 == 0 ? 0x80000000u : 0u);
           if constexpr (f32) {
-            __builtin_ipu_amp_load_f32(w + o0 * inChans + i0, shape);
+            __builtin_ipu_amp_load_f32(w + i0 * outChans + o0, shape);
             __builtin_ipu_amp_f32(x + i0, y + o0, ctl);
           } else {
-            __builtin_ipu_amp_load_f16(w + o0 * inChans + i0, shape);
+            __builtin_ipu_amp_load_f16(w + i0 * outChans + o0, shape);
             if constexpr (std::is_same<AccumType, float>::value)
               __builtin_ipu_amp_f16(x + i0, y + o0, ctl);
             else

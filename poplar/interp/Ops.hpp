@@ -1,6 +1,7 @@
 // Semantics of the non-trivial instructions as small inline functions shared by both dispatchers.
 #pragma once
 
+#include "interp/AmpKernel.hpp"
 #include "interp/Interpreter.hpp"
 #include "isa/Half.hpp"
 
@@ -200,15 +201,15 @@ template <typename T>
 inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uint32_t shape) {
   const uint32_t maxOut = sizeof(T) == 4 ? 8 : 16;
   const uint32_t oc = shape & 0xff, ic = (shape >> 8) & 0xff, stride = shape >> 16;
-  if (oc == 0 || oc > maxOut || ic == 0 || ic > AmpPassState::kMaxChans || stride < ic)
+  if (oc == 0 || oc > maxOut || ic == 0 || ic > AmpPassState::kMaxChans || stride < oc)
     return Trap::BadInstruction;
-  if (Trap t = ampAccessTrap(m, base, sizeof(T) * ((oc - 1) * stride + ic), 0, sizeof(T));
+  if (Trap t = ampAccessTrap(m, base, sizeof(T) * ((ic - 1) * stride + oc), 0, sizeof(T));
       t != Trap::None)
     return t;
   a = AmpPassState{{}, oc, ic, a.inStride, a.outStride};
-  for (uint32_t o = 0; o < oc; ++o)
-    for (uint32_t i = 0; i < ic; ++i)
-      a.w[i][o] = ampElem<T>(m, base + sizeof(T) * (o * stride + i));
+  for (uint32_t i = 0; i < ic; ++i)
+    for (uint32_t o = 0; o < oc; ++o)
+      a.w[i][o] = ampElem<T>(m, base + sizeof(T) * (i * stride + o));
   return Trap::None;
 }
 
@@ -231,17 +232,33 @@ inline Trap ampRunPass(const AmpPassState &a, const TileMemory &m, uint32_t in, 
                              a.outStride, sizeof(Out));
       t != Trap::None)
     return t;
-  constexpr unsigned K = AmpPassState::kMaxChans;
+  if constexpr (sizeof(In) == 4 && sizeof(Out) == 4) {
+    ampPositionsF32(a, m.data + (in - m.base), m.data + (out - m.base), n, zero);
+    return Trap::None;
+  }
+  // The unit's outputs: 8 in f32, 16 in f16. Lanes past outChans hold zero coefficients.
+  constexpr unsigned kLanes = sizeof(In) == 4 ? 8 : 16;
   for (uint32_t p = 0; p < n; ++p) {
     const uint32_t x = in + p * a.inStride, y = out + p * a.outStride;
-    float acc[K] = {};
+    float xs[AmpPassState::kMaxChans], acc[kLanes] = {};
+    if constexpr (sizeof(In) == 4) {
+      std::memcpy(xs, m.data + (x - m.base), 4 * a.inChans);
+    } else {
+      uint16_t h[AmpPassState::kMaxChans];
+      std::memcpy(h, m.data + (x - m.base), 2 * a.inChans);
+      for (uint32_t i = 0; i < a.inChans; ++i)
+        xs[i] = isa::halfToFloat(h[i]);
+    }
     if (!zero)
       for (uint32_t o = 0; o < a.outChans; ++o)
         acc[o] = ampElem<Out>(m, y + sizeof(Out) * o);
+    // Input channel outer, output lanes inner: the host compiler vectorises the lanes, and
+    // each output sums its terms in input-channel order, as the reference does.
     for (uint32_t i = 0; i < a.inChans; ++i) {
-      const float xi = ampElem<In>(m, x + sizeof(In) * i);
-      for (unsigned o = 0; o < K; ++o)
-        acc[o] = acc[o] + a.w[i][o] * xi;
+      const float xi = xs[i];
+      const float *w = a.w[i];
+      for (unsigned o = 0; o < kLanes; ++o)
+        acc[o] += w[o] * xi;
     }
     for (uint32_t o = 0; o < a.outChans; ++o) {
       if constexpr (sizeof(Out) == 4)

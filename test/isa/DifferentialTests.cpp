@@ -268,7 +268,7 @@ private:
   void ampPass(std::ostream &os) {
     const bool f32 = pick(2);
     const unsigned size = f32 ? 4 : 2, oc = 1 + pick(f32 ? 8 : 16), ic = 1 + pick(16);
-    const unsigned shape = oc | ic << 8 | (ic + pick(3)) << 16;
+    const unsigned shape = oc | ic << 8 | (oc + pick(3)) << 16;
     const unsigned a = dstReg(false), b = dstReg(false), d = dstReg(false);
     os << "movi r" << a << ", " << size * pick(20) << "\nmovi r" << b << ", "
        << (pick(8) ? 4 : 2) * pick(20) << "\nampcfg r" << d << ", r" << a << ", r" << b << "\n";

@@ -294,13 +294,13 @@ std::vector<OpCase> cases() {
        "ampget r12, 7",
        {},
        {{10, F(-20)}, {11, F(-10)}, {12, F(120)}, {13, F(130)}}},
-      // AMP pass: W = [[1, 2], [3, 4]] (stride 2) at +0, inputs (1, 1) and (2, 0.5) at +64
-      // (stride 8), outputs at +128 (stride 8): out = (3, 7) and (3, 8).
+      // AMP pass: W = [[1, 2], [3, 4]] stored input-major (1, 3, 2, 4; stride 2) at +0, inputs (1,
+      // 1) and (2, 0.5) at +64 (stride 8), outputs at +128 (stride 8): out = (3, 7) and (3, 8).
       {"ampcfg", "movi r4, 8\nmovi r5, 4\nampcfg r10, r4, r5", {{10, 9}}, {{10, 0}}},
       {"ampw32",
        "movi r4, 1.0f\nst32 r4, [r20+0]\nst32 r4, [r20+64]\nst32 r4, [r20+68]\n"
-       "movi r4, 2.0f\nst32 r4, [r20+4]\nst32 r4, [r20+72]\nmovi r4, 0.5f\nst32 r4, [r20+76]\n"
-       "movi r4, 3.0f\nst32 r4, [r20+8]\nmovi r4, 4.0f\nst32 r4, [r20+12]\n"
+       "movi r4, 2.0f\nst32 r4, [r20+8]\nst32 r4, [r20+72]\nmovi r4, 0.5f\nst32 r4, [r20+76]\n"
+       "movi r4, 3.0f\nst32 r4, [r20+4]\nmovi r4, 4.0f\nst32 r4, [r20+12]\n"
        "movi r4, 8\nampcfg r0, r4, r4\nmovi r5, 0x20202\nampw32 r11, r20, r5\naddi r21, r20, 64\n"
        "addi r22, r20, 128\nmovi r6, 0x80000002\namp32 r10, r21, r22, r6",
        {},
@@ -313,7 +313,7 @@ std::vector<OpCase> cases() {
        {},
        Trap::BadInstruction},
       {"ampw16",
-       "movi r4, 0x40003c00\nst32 r4, [r20+0]\nmovi r4, 0x44004200\nst32 r4, [r20+4]\n"
+       "movi r4, 0x42003c00\nst32 r4, [r20+0]\nmovi r4, 0x44004000\nst32 r4, [r20+4]\n"
        "movi r4, 0x3c003c00\nst32 r4, [r20+64]\nmovi r4, 0x38004000\nst32 r4, [r20+72]\n"
        "movi r4, 8\nampcfg r0, r4, r4\nmovi r5, 0x20202\nampw16 r11, r20, r5\naddi r21, r20, 64\n"
        "addi r22, r20, 128\nmovi r6, 0x80000002\namp16 r10, r21, r22, r6",
@@ -321,7 +321,7 @@ std::vector<OpCase> cases() {
        {{10, 2}, {11, 4}},
        {{128, F(3)}, {132, F(7)}, {136, F(3)}, {140, F(8)}}},
       {"amp16",
-       "movi r4, 0x40003c00\nst32 r4, [r20+0]\nmovi r4, 0x44004200\nst32 r4, [r20+4]\n"
+       "movi r4, 0x42003c00\nst32 r4, [r20+0]\nmovi r4, 0x44004000\nst32 r4, [r20+4]\n"
        "movi r4, 0x3c003c00\nst32 r4, [r20+64]\nmovi r4, 0x38004000\nst32 r4, [r20+72]\n"
        "movi r4, 0x3c003c00\nst32 r4, [r20+128]\nst32 r0, [r20+136]\nmovi r5, 0x20202\n"
        "ampw16 r11, r20, r5\n"

@@ -761,17 +761,17 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
   case Opcode::Ampw16: {
     const unsigned size = in.op == Opcode::Ampw32 ? 4 : 2;
     const uint32_t oc = b & 0xff, ic = (b >> 8) & 0xff, stride = b >> 16;
-    if (oc == 0 || oc > 32 / size || ic == 0 || ic > 16 || stride < ic) {
+    if (oc == 0 || oc > 32 / size || ic == 0 || ic > 16 || stride < oc) {
       res.address = a;
       return stop(Trap::BadInstruction);
     }
-    if (auto t = check(a, size * ((oc - 1) * stride + ic), size))
+    if (auto t = check(a, size * ((ic - 1) * stride + oc), size))
       return stop(*t);
     st.passOut = oc;
     st.passIn = ic;
     for (uint32_t o = 0; o < 16; ++o)
       for (uint32_t i = 0; i < 16; ++i) {
-        const uint32_t at = a + size * (o * stride + i);
+        const uint32_t at = a + size * (i * stride + o);
         st.pw[o][i] = o >= oc || i >= ic ? 0.0f
                       : size == 4        ? fl(uint32_t(rd(at, 4)))
                                          : refHalfToFloat(uint16_t(rd(at, 2)));

@@ -36,8 +36,9 @@ _POPC_IPU_INLINE float __builtin_ipu_andc_f32(float a, float b) {
 #undef _POPC_IPU_INLINE
 
 // The simulated tile's AMP in block form (one instruction each; docs/isa.md, group AmpPass).
-// A pass: set the position strides, load a coefficient block W[o][i] (o < oc, i < ic, rows
-// `stride` elements apart: shape = oc | ic << 8 | stride << 16), then run it over `n` field
+// A pass: set the position strides, load a coefficient block W[o][i] (o < oc, i < ic, stored
+// input-channel major with rows `stride` elements apart: shape = oc | ic << 8 | stride << 16,
+// so a [K][N] matrix's rows load as they are), then run it over `n` field
 // positions: out[p][o] (+)= sum_i W[o][i] * in[p][i]. Bit 31 of `ctl` zeroes the outputs
 // first (the first input-channel group); the other bits are n. f16 data is passed as void *.
 unsigned __builtin_ipu_amp_config(unsigned inStrideBytes, unsigned outStrideBytes);

@@ -90,7 +90,7 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
   std::vector<Tensor> castIn, castOut;
   forEachPart(plan, [&](unsigned tile, Range g, Range m, Range n, Range k, unsigned) {
     Tensor a = A.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end});
-    Tensor b = B.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end}).dimShuffle({0, 2, 1});
+    Tensor b = B.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end});
     Tensor o = out.slice({g.begin, m.begin, n.begin}, {g.end, m.end, n.end});
     if (!direct) {
       Tensor partial =

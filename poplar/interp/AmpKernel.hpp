@@ -1,0 +1,14 @@
+// The AMP pass's hot loop for f32 data and partials, built for several host vector widths.
+#pragma once
+
+#include "interp/Interpreter.hpp"
+
+#include <cstdint>
+
+namespace poplar::interp {
+
+/// out[p][o] (+)= sum_i W[o][i] * in[p][i] for p < n, on host pointers to tile memory whose
+/// bounds and alignment the caller checked; NaN results become the canonical NaN.
+void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero);
+
+} // namespace poplar::interp
