@@ -114,16 +114,18 @@ std::uint64_t lossCrossEntropyCycles(const VertexCost &cost) {
 }
 
 std::uint64_t classGatherCycles(const VertexCost &cost) {
-  // Ours: each worker scans ceil(n / 6) elements at a load, a compare and a conditional move
-  // each (3 cycles), after a set-up of about 15; 6 x that, plus the supervisor's 11.
+  // Ours, from the loop popc generates: each worker scans ceil(n / 6) elements at 6 instructions
+  // each (load, compare, branch, two moves, the loop step; 7 for half, whose load takes 2) after
+  // about 20 of set-up; 6 x that, plus the supervisor's 11.
   std::uint64_t n = cost.regions.empty() ? 0 : cost.regions[0];
-  return 11 + 6 * (15 + 3 * ceilDiv(n, 6));
+  return 11 + 6 * (20 + (isHalf(cost) ? 7 : 6) * ceilDiv(n, 6));
 }
 
 std::uint64_t classSparseCycles(const VertexCost &cost) {
-  // Ours: one worker walks the candidates at 4 cycles each (two loads, compare, move).
+  // Ours, the same way: one worker walks the float candidates and their labels at 6 instructions
+  // each, after about 20 of set-up.
   std::uint64_t n = cost.regions.empty() ? 0 : cost.regions[0];
-  return 10 + 4 * n;
+  return 20 + 6 * n;
 }
 
 CycleEstimator estimatorOf(const std::string &name) {
