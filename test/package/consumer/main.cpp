@@ -2,6 +2,7 @@
 // with their codelets) and prints the tile count.
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
+#include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
 #include <poprand/codelets.hpp>
 #include <pva/pva.hpp>
@@ -12,6 +13,7 @@ int main() {
   poplar::Graph graph(device.getTarget());
   popops::addCodelets(graph);
   poprand::addCodelets(graph);
+  popnn::addCodelets(graph);
   std::cout << "tiles " << graph.getTarget().getNumTiles() << std::endl;
   return 0;
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <utility>
 #include <vector>
 
 namespace popnn {
