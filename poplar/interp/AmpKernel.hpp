@@ -1,4 +1,4 @@
-// The AMP pass's hot loop for f32 data and partials, built for several host vector widths.
+// The AMP pass's hot loops over field positions, built for several host vector widths.
 #pragma once
 
 #include "interp/Interpreter.hpp"
@@ -10,5 +10,8 @@ namespace poplar::interp {
 /// out[p][o] (+)= sum_i W[o][i] * in[p][i] for p < n, on host pointers to tile memory whose
 /// bounds and alignment the caller checked; NaN results become the canonical NaN.
 void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero);
+/// The same for f16 data, with f32 partials or (halfPartials) f16 ones.
+void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero,
+                     bool halfPartials);
 
 } // namespace poplar::interp

@@ -232,41 +232,11 @@ inline Trap ampRunPass(const AmpPassState &a, const TileMemory &m, uint32_t in, 
                              a.outStride, sizeof(Out));
       t != Trap::None)
     return t;
-  if constexpr (sizeof(In) == 4 && sizeof(Out) == 4) {
-    ampPositionsF32(a, m.data + (in - m.base), m.data + (out - m.base), n, zero);
-    return Trap::None;
-  }
-  // The unit's outputs: 8 in f32, 16 in f16. Lanes past outChans hold zero coefficients.
-  constexpr unsigned kLanes = sizeof(In) == 4 ? 8 : 16;
-  for (uint32_t p = 0; p < n; ++p) {
-    const uint32_t x = in + p * a.inStride, y = out + p * a.outStride;
-    float xs[AmpPassState::kMaxChans], acc[kLanes] = {};
-    if constexpr (sizeof(In) == 4) {
-      std::memcpy(xs, m.data + (x - m.base), 4 * a.inChans);
-    } else {
-      uint16_t h[AmpPassState::kMaxChans];
-      std::memcpy(h, m.data + (x - m.base), 2 * a.inChans);
-      for (uint32_t i = 0; i < a.inChans; ++i)
-        xs[i] = isa::halfToFloat(h[i]);
-    }
-    if (!zero)
-      for (uint32_t o = 0; o < a.outChans; ++o)
-        acc[o] = ampElem<Out>(m, y + sizeof(Out) * o);
-    // Input channel outer, output lanes inner: the host compiler vectorises the lanes, and
-    // each output sums its terms in input-channel order, as the reference does.
-    for (uint32_t i = 0; i < a.inChans; ++i) {
-      const float xi = xs[i];
-      const float *w = a.w[i];
-      for (unsigned o = 0; o < kLanes; ++o)
-        acc[o] += w[o] * xi;
-    }
-    for (uint32_t o = 0; o < a.outChans; ++o) {
-      if constexpr (sizeof(Out) == 4)
-        store<uint32_t>(m, y + 4 * o, un(acc[o]));
-      else
-        store<uint16_t>(m, y + 2 * o, isa::floatToHalf(fn(acc[o])));
-    }
-  }
+  uint8_t *const x = m.data + (in - m.base), *const y = m.data + (out - m.base);
+  if constexpr (sizeof(In) == 4)
+    ampPositionsF32(a, x, y, n, zero);
+  else
+    ampPositionsF16(a, x, y, n, zero, sizeof(Out) == 2);
   return Trap::None;
 }
 
