@@ -13,6 +13,7 @@ _popsdk_prepend CPATH "$_popsdk_root/include"
 _popsdk_prepend LIBRARY_PATH "$_popsdk_root/lib"
 _popsdk_prepend LD_LIBRARY_PATH "$_popsdk_root/lib"
 _popsdk_prepend CMAKE_PREFIX_PATH "$_popsdk_root"
+_popsdk_prepend PYTHONPATH "$_popsdk_root/python"
 export POPLAR_SDK_ENABLED="$_popsdk_root"
 unset -f _popsdk_prepend
 unset _popsdk_root

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Compiles every public header on its own with g++ -std=c++11 (as real Makefiles do), so each is
 # self-sufficient, and checks that Engine.hpp alone brings what tutorials rely on.
-# Usage: check_headers.sh INCLUDE_DIR...
+# Usage: [CXX_STD=c++17] check_headers.sh INCLUDE_DIR...  (PopXL's C++ API is C++17)
 set -euo pipefail
 flags=()
 for dir in "$@"; do flags+=(-I "$dir"); done
 status=0
 for dir in "$@"; do
   for h in $(cd "$dir" && find . -name '*.hpp' | sed 's|^\./||' | sort); do
-    if ! echo "#include <$h>" | g++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only "${flags[@]}" -x c++ -; then
-      echo "FAILED: $h does not compile on its own with -std=c++11"
+    if ! echo "#include <$h>" | g++ -std="${CXX_STD:-c++11}" -Wall -Wextra -Werror -fsyntax-only "${flags[@]}" -x c++ -; then
+      echo "FAILED: $h does not compile on its own with -std=${CXX_STD:-c++11}"
       status=1
     fi
   done

@@ -1,0 +1,123 @@
+// The PopXL IR in C++: an Ir of graphs, tensors (variables, constants, graph inputs and op
+// results) and ops from one op table, plus the host streams a Session connects.
+#ifndef popxl_Ir_hpp
+#define popxl_Ir_hpp
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace popxl {
+
+enum class DType {
+#define POPXL_DTYPE(name, popxlName, numpyName, poplarType, bytes) name,
+#include <popxl/DTypes.def>
+};
+/// "float32", ...
+const char *dtypeName(DType t);
+/// The DType called `name` ("float32", "float16", ...); throws popxl::error for another.
+DType dtypeNamed(const std::string &name);
+std::size_t dtypeSize(DType t);
+
+struct TensorSpec {
+  std::vector<std::int64_t> shape;
+  DType dtype = DType::Float32;
+  std::size_t numElements() const;
+  bool operator==(const TensorSpec &o) const { return shape == o.shape && dtype == o.dtype; }
+};
+std::string toString(const TensorSpec &spec);
+
+using TensorId = std::size_t;
+using GraphId = std::size_t;
+using OpId = std::size_t;
+using StreamId = std::size_t;
+
+enum class TensorKind { Variable, Constant, GraphInput, Intermediate };
+
+struct TensorInfo {
+  std::string name;
+  TensorSpec spec;
+  TensorKind kind = TensorKind::Intermediate;
+  GraphId graph = 0;
+  std::vector<std::uint8_t> data; // variables and constants: the host value, row-major
+  OpId producer = ~std::size_t(0);
+};
+
+/// An op attribute: an integer, a float, a string, a list of integers, or a graph.
+using Attribute = std::variant<std::int64_t, double, std::string, std::vector<std::int64_t>>;
+using Attributes = std::map<std::string, Attribute>;
+
+struct OpInfo {
+  std::string type; // the op table's name, "add", "matmul", ...
+  std::string name; // debug name
+  GraphId graph = 0;
+  std::vector<TensorId> inputs, outputs;
+  Attributes attrs;
+  std::vector<GraphId> calledGraphs;
+};
+
+struct GraphInfo {
+  std::string name;
+  std::vector<OpId> ops; // in creation order, which is a valid schedule
+  std::vector<TensorId> inputs, outputs;
+};
+
+struct StreamInfo {
+  std::string name;
+  TensorSpec spec;
+  bool hostToDevice = true;
+};
+
+/// A misuse of the PopXL API (raised to Python as ValueError / TypeError as popxl does).
+struct error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Ir {
+public:
+  Ir();
+  GraphId mainGraph() const { return 0; }
+  GraphId createGraph(const std::string &name);
+
+  TensorId addVariable(GraphId graph, const std::string &name, const TensorSpec &spec,
+                       std::vector<std::uint8_t> data);
+  TensorId addConstant(GraphId graph, const std::string &name, const TensorSpec &spec,
+                       std::vector<std::uint8_t> data);
+  TensorId addGraphInput(GraphId graph, const std::string &name, const TensorSpec &spec);
+  void addGraphOutput(GraphId graph, TensorId t);
+  StreamId addStream(const std::string &name, const TensorSpec &spec, bool hostToDevice);
+
+  /// Creates an op of the op table's `type` in `graph`, infers its outputs and returns them.
+  std::vector<TensorId> createOp(GraphId graph, const std::string &type,
+                                 const std::vector<TensorId> &inputs, const Attributes &attrs,
+                                 const std::string &name,
+                                 const std::vector<GraphId> &calledGraphs = {});
+
+  const TensorInfo &tensor(TensorId t) const;
+  const OpInfo &op(OpId o) const { return ops_.at(o); }
+  const GraphInfo &graph(GraphId g) const;
+  const StreamInfo &stream(StreamId s) const;
+  std::size_t numTensors() const { return tensors_.size(); }
+  std::size_t numGraphs() const { return graphs_.size(); }
+  std::size_t numStreams() const { return streams_.size(); }
+  /// Replaces a variable's host value (Session::writeVariableData before compiling).
+  void setData(TensorId t, std::vector<std::uint8_t> data);
+
+  unsigned numHostTransfers = 1;
+  unsigned replicationFactor = 1;
+
+private:
+  TensorId addTensor(TensorInfo info);
+  std::vector<TensorInfo> tensors_;
+  std::vector<OpInfo> ops_;
+  std::vector<GraphInfo> graphs_;
+  std::vector<StreamInfo> streams_;
+};
+
+} // namespace popxl
+
+#endif

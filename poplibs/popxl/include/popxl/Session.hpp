@@ -1,0 +1,40 @@
+// popxl::Session: lowers an Ir to one Poplar graph and program, compiles an Engine on a
+// simulated IPU and runs it with host data.
+#ifndef popxl_Session_hpp
+#define popxl_Session_hpp
+
+#include <popxl/Ir.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace popxl {
+
+class Session {
+public:
+  /// `device` is "ipu_model" or "ipu_hw" (a full ipu2 model) or "cpu" (a small IPU model).
+  Session(const Ir &ir, const std::string &device);
+  ~Session();
+
+  /// One run of the main graph. `inputs` holds, per host-to-device stream, numHostTransfers
+  /// values of its spec (row-major bytes); the result holds the same per device-to-host stream.
+  std::map<StreamId, std::vector<std::uint8_t>>
+  run(const std::map<StreamId, std::vector<std::uint8_t>> &inputs);
+
+  /// The current device value of a variable or constant.
+  std::vector<std::uint8_t> tensorData(TensorId t);
+  void writeVariableData(TensorId t, const std::vector<std::uint8_t> &data);
+  /// Simulated cycles of the last run.
+  std::uint64_t lastRunCycles() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace popxl
+
+#endif

@@ -1,0 +1,165 @@
+// The Ir: graphs, tensors, ops and streams, and op creation through the op table.
+#include <popxl/Ir.hpp>
+
+#include "OpTable.hpp"
+
+#include <functional>
+#include <numeric>
+#include <sstream>
+
+namespace popxl {
+
+namespace {
+
+struct DTypeRow {
+  DType type;
+  const char *name;
+  std::size_t bytes;
+};
+
+const DTypeRow kDTypes[] = {
+#define POPXL_DTYPE(name, popxlName, numpyName, poplarType, bytes) {DType::name, popxlName, bytes},
+#include <popxl/DTypes.def>
+};
+
+} // namespace
+
+const char *dtypeName(DType t) { return kDTypes[int(t)].name; }
+std::size_t dtypeSize(DType t) { return kDTypes[int(t)].bytes; }
+
+DType dtypeNamed(const std::string &name) {
+  for (const auto &row : kDTypes)
+    if (name == row.name)
+      return row.type;
+  throw error("popxl: unsupported dtype '" + name + "'");
+}
+
+std::size_t TensorSpec::numElements() const {
+  return std::accumulate(shape.begin(), shape.end(), std::size_t(1),
+                         [](std::size_t a, std::int64_t b) { return a * std::size_t(b); });
+}
+
+std::string toString(const TensorSpec &spec) {
+  std::ostringstream os;
+  os << "(";
+  for (std::size_t i = 0; i < spec.shape.size(); ++i)
+    os << (i ? ", " : "") << spec.shape[i];
+  os << (spec.shape.size() == 1 ? ",)" : ")") << " " << dtypeName(spec.dtype);
+  return os.str();
+}
+
+Ir::Ir() { graphs_.push_back({"main_graph", {}, {}, {}}); }
+
+GraphId Ir::createGraph(const std::string &name) {
+  graphs_.push_back({name, {}, {}, {}});
+  return graphs_.size() - 1;
+}
+
+const GraphInfo &Ir::graph(GraphId g) const {
+  if (g >= graphs_.size())
+    throw error("popxl: no graph " + std::to_string(g));
+  return graphs_[g];
+}
+
+const TensorInfo &Ir::tensor(TensorId t) const {
+  if (t >= tensors_.size())
+    throw error("popxl: no tensor " + std::to_string(t));
+  return tensors_[t];
+}
+
+const StreamInfo &Ir::stream(StreamId s) const {
+  if (s >= streams_.size())
+    throw error("popxl: no stream " + std::to_string(s));
+  return streams_[s];
+}
+
+TensorId Ir::addTensor(TensorInfo info) {
+  for (auto d : info.spec.shape)
+    if (d < 0)
+      throw error("popxl: tensor '" + info.name + "' has a negative dimension in " +
+                  toString(info.spec));
+  tensors_.push_back(std::move(info));
+  return tensors_.size() - 1;
+}
+
+static void checkData(const std::string &what, const std::string &name, const TensorSpec &spec,
+                      const std::vector<std::uint8_t> &data) {
+  if (data.size() != spec.numElements() * dtypeSize(spec.dtype))
+    throw error("popxl: " + what + " '" + name + "' of " + toString(spec) + " needs " +
+                std::to_string(spec.numElements() * dtypeSize(spec.dtype)) +
+                " bytes of data, got " + std::to_string(data.size()));
+}
+
+TensorId Ir::addVariable(GraphId g, const std::string &name, const TensorSpec &spec,
+                         std::vector<std::uint8_t> data) {
+  graph(g);
+  if (g != mainGraph())
+    throw error("popxl.variable: variables can only be created in the main graph (creating '" +
+                name + "' in '" + graphs_[g].name +
+                "'); create a graph input or use a constant instead");
+  checkData("variable", name, spec, data);
+  return addTensor({name, spec, TensorKind::Variable, g, std::move(data)});
+}
+
+TensorId Ir::addConstant(GraphId g, const std::string &name, const TensorSpec &spec,
+                         std::vector<std::uint8_t> data) {
+  graph(g);
+  checkData("constant", name, spec, data);
+  return addTensor({name, spec, TensorKind::Constant, g, std::move(data)});
+}
+
+TensorId Ir::addGraphInput(GraphId g, const std::string &name, const TensorSpec &spec) {
+  graph(g);
+  TensorId t = addTensor({name, spec, TensorKind::GraphInput, g, {}});
+  graphs_[g].inputs.push_back(t);
+  return t;
+}
+
+void Ir::addGraphOutput(GraphId g, TensorId t) {
+  if (tensor(t).graph != g)
+    throw error("popxl.graph_output: tensor '" + tensors_[t].name + "' is not in graph '" +
+                graph(g).name + "'");
+  graphs_[g].outputs.push_back(t);
+}
+
+StreamId Ir::addStream(const std::string &name, const TensorSpec &spec, bool hostToDevice) {
+  streams_.push_back({name, spec, hostToDevice});
+  return streams_.size() - 1;
+}
+
+void Ir::setData(TensorId t, std::vector<std::uint8_t> data) {
+  const auto &info = tensor(t);
+  if (info.kind != TensorKind::Variable)
+    throw error("popxl: '" + info.name + "' is not a variable");
+  checkData("variable", info.name, info.spec, data);
+  tensors_[t].data = std::move(data);
+}
+
+std::vector<TensorId> Ir::createOp(GraphId g, const std::string &type,
+                                   const std::vector<TensorId> &inputs, const Attributes &attrs,
+                                   const std::string &name,
+                                   const std::vector<GraphId> &calledGraphs) {
+  graph(g);
+  const auto &row = internal::opRow(type);
+  OpInfo op{type, name.empty() ? type : name, g, inputs, {}, attrs, calledGraphs};
+  for (TensorId t : inputs)
+    if (tensor(t).graph != g)
+      throw error("popxl.ops." + type + ": input '" + tensors_[t].name + "' is in graph '" +
+                  graphs_[tensors_[t].graph].name + "', not in '" + graphs_[g].name + "'");
+  const std::vector<TensorSpec> outs = row.infer(*this, op);
+  const OpId id = ops_.size();
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    TensorInfo info{op.name + (outs.size() > 1 ? ":" + std::to_string(i) : ""),
+                    outs[i],
+                    TensorKind::Intermediate,
+                    g,
+                    {}};
+    info.producer = id;
+    op.outputs.push_back(addTensor(std::move(info)));
+  }
+  ops_.push_back(op);
+  graphs_[g].ops.push_back(id);
+  return ops_.back().outputs;
+}
+
+} // namespace popxl

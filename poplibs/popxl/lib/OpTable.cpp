@@ -1,0 +1,90 @@
+// The op table's lookup and the helpers its functions share.
+#include "OpTable.hpp"
+
+#include <cstring>
+
+namespace popxl::internal {
+
+namespace {
+const OpRow kOps[] = {
+#define POPXL_OP(type, infer, lower) {type, infer, lower},
+#include "Ops.def"
+};
+} // namespace
+
+const OpRow &opRow(const std::string &type) {
+  for (const auto &row : kOps)
+    if (type == row.type)
+      return row;
+  throw error("popxl: no op '" + type + "'");
+}
+
+const TensorSpec &inputSpec(const Ir &ir, const OpInfo &op, std::size_t i) {
+  if (i >= op.inputs.size())
+    opError(op, "expects at least " + std::to_string(i + 1) + " inputs, got " +
+                    std::to_string(op.inputs.size()));
+  return ir.tensor(op.inputs[i]).spec;
+}
+
+void opError(const OpInfo &op, const std::string &message) {
+  throw error("popxl.ops." + op.type + " (" + op.name + "): " + message);
+}
+
+static const Attribute &attr(const OpInfo &op, const std::string &key) {
+  auto it = op.attrs.find(key);
+  if (it == op.attrs.end())
+    opError(op, "missing attribute '" + key + "'");
+  return it->second;
+}
+
+bool hasAttr(const OpInfo &op, const std::string &key) { return op.attrs.count(key) != 0; }
+
+std::vector<std::int64_t> intsAttr(const OpInfo &op, const std::string &key) {
+  if (auto v = std::get_if<std::vector<std::int64_t>>(&attr(op, key)))
+    return *v;
+  opError(op, "attribute '" + key + "' should be a list of integers");
+}
+
+std::int64_t intAttr(const OpInfo &op, const std::string &key) {
+  if (auto v = std::get_if<std::int64_t>(&attr(op, key)))
+    return *v;
+  opError(op, "attribute '" + key + "' should be an integer");
+}
+
+double floatAttr(const OpInfo &op, const std::string &key) {
+  const Attribute &a = attr(op, key);
+  if (auto v = std::get_if<double>(&a))
+    return *v;
+  if (auto v = std::get_if<std::int64_t>(&a))
+    return double(*v);
+  opError(op, "attribute '" + key + "' should be a number");
+}
+
+std::string stringAttr(const OpInfo &op, const std::string &key) {
+  if (auto v = std::get_if<std::string>(&attr(op, key)))
+    return *v;
+  opError(op, "attribute '" + key + "' should be a string");
+}
+
+std::string shapeText(const std::vector<std::int64_t> &shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+poplar::Type poplarType(DType t) {
+  switch (t) {
+#define POPXL_DTYPE(name, popxlName, numpyName, poplarType, bytes)                                 \
+  case DType::name:                                                                                \
+    return poplarType;
+#include <popxl/DTypes.def>
+  }
+  return poplar::FLOAT;
+}
+
+std::vector<std::size_t> poplarShape(const std::vector<std::int64_t> &shape) {
+  return std::vector<std::size_t>(shape.begin(), shape.end());
+}
+
+} // namespace popxl::internal

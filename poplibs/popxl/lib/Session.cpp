@@ -1,0 +1,161 @@
+// popxl::Session: the Ir lowered to one Poplar graph and program (variables and constants
+// created and written from the host, ops lowered through the op table in each graph's order),
+// compiled into an Engine on a simulated IPU, and run with host streams.
+#include <popxl/Session.hpp>
+
+#include "OpTable.hpp"
+
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplin/codelets.hpp>
+#include <popnn/codelets.hpp>
+#include <popops/codelets.hpp>
+#include <poputil/TileMapping.hpp>
+
+#include <cstring>
+
+namespace popxl {
+
+using namespace poplar;
+using namespace poplar::program;
+
+namespace {
+
+Device createDevice(const std::string &name) {
+  IPUModel model("ipu2");
+  if (name == "cpu")
+    model.tilesPerIPU = 4; // a small model: quick to compile and to run
+  else if (name != "ipu_model" && name != "ipu_hw")
+    throw error("popxl.Session: device_desc must be 'ipu_hw', 'ipu_model' or 'cpu', got '" + name +
+                "'");
+  return model.createDevice();
+}
+
+// Handles of a variable's host write and host read (Poplar's handles are one namespace).
+std::string writeHandle(TensorId t) { return "popxl_write_" + std::to_string(t); }
+std::string readHandle(TensorId t) { return "popxl_read_" + std::to_string(t); }
+std::string streamHandle(StreamId s) { return "popxl_stream_" + std::to_string(s); }
+
+} // namespace
+
+struct Session::Impl {
+  const Ir ir;
+  Device device;
+  Graph graph;
+  std::vector<Tensor> tensors;
+  std::vector<DataStream> streams;
+  std::vector<std::vector<std::uint8_t>> streamBuffers;
+  std::unique_ptr<Engine> engine;
+
+  Impl(const Ir &ir_, const std::string &deviceName)
+      : ir(ir_), device(createDevice(deviceName)), graph(device.getTarget()),
+        tensors(ir.numTensors()) {
+    if (ir.replicationFactor != 1)
+      throw error("popxl.Session: replication factor " + std::to_string(ir.replicationFactor) +
+                  " is not supported yet (only 1)");
+    popops::addCodelets(graph);
+    poplin::addCodelets(graph);
+    popnn::addCodelets(graph);
+    for (StreamId s = 0; s < ir.numStreams(); ++s) {
+      const StreamInfo &info = ir.stream(s);
+      const auto type = internal::poplarType(info.spec.dtype);
+      streams.push_back(
+          info.hostToDevice
+              ? graph.addHostToDeviceFIFO(streamHandle(s), type, info.spec.numElements())
+              : graph.addDeviceToHostFIFO(streamHandle(s), type, info.spec.numElements()));
+    }
+    for (TensorId t = 0; t < ir.numTensors(); ++t) {
+      const TensorInfo &info = ir.tensor(t);
+      if (info.kind != TensorKind::Variable && info.kind != TensorKind::Constant)
+        continue;
+      Tensor v = graph.addVariable(internal::poplarType(info.spec.dtype),
+                                   internal::poplarShape(info.spec.shape), info.name);
+      poputil::mapTensorLinearly(graph, v);
+      graph.createHostWrite(writeHandle(t), v);
+      graph.createHostRead(readHandle(t), v);
+      tensors[t] = v;
+    }
+    if (ir.numGraphs() > 1)
+      throw error("popxl.Session: calls of subgraphs are not supported yet");
+    Sequence main;
+    internal::LowerContext context{ir, graph, main, tensors, streams};
+    for (OpId o : ir.graph(ir.mainGraph()).ops) {
+      const OpInfo &op = ir.op(o);
+      internal::opRow(op.type).lower(context, op);
+    }
+    engine = std::make_unique<Engine>(graph, main);
+    engine->load(device);
+    streamBuffers.resize(ir.numStreams());
+    for (StreamId s = 0; s < ir.numStreams(); ++s) {
+      const StreamInfo &info = ir.stream(s);
+      streamBuffers[s].resize(info.spec.numElements() * dtypeSize(info.spec.dtype) *
+                              ir.numHostTransfers);
+      engine->connectStream(streamHandle(s), streamBuffers[s].data(),
+                            streamBuffers[s].data() + streamBuffers[s].size());
+    }
+    for (TensorId t = 0; t < ir.numTensors(); ++t)
+      if (tensors[t].valid() && !ir.tensor(t).data.empty()) {
+        const auto &data = ir.tensor(t).data;
+        engine->writeTensor(writeHandle(t), data.data(), data.data() + data.size());
+      }
+  }
+};
+
+Session::Session(const Ir &ir, const std::string &device)
+    : impl_(std::make_unique<Impl>(ir, device)) {}
+
+Session::~Session() = default;
+
+std::map<StreamId, std::vector<std::uint8_t>>
+Session::run(const std::map<StreamId, std::vector<std::uint8_t>> &inputs) {
+  const Ir &ir = impl_->ir;
+  for (StreamId s = 0; s < ir.numStreams(); ++s) {
+    const StreamInfo &info = ir.stream(s);
+    if (!info.hostToDevice)
+      continue;
+    auto it = inputs.find(s);
+    if (it == inputs.end())
+      throw error("popxl.Session.run: no input for stream '" + info.name + "'");
+    if (it->second.size() != impl_->streamBuffers[s].size())
+      throw error("popxl.Session.run: stream '" + info.name + "' needs " +
+                  std::to_string(impl_->streamBuffers[s].size()) + " bytes (" +
+                  std::to_string(ir.numHostTransfers) + " x " + toString(info.spec) + "), got " +
+                  std::to_string(it->second.size()));
+    std::memcpy(impl_->streamBuffers[s].data(), it->second.data(), it->second.size());
+  }
+  for (const auto &kv : inputs)
+    if (kv.first >= ir.numStreams() || !ir.stream(kv.first).hostToDevice)
+      throw error("popxl.Session.run: input " + std::to_string(kv.first) +
+                  " is not a host-to-device stream of this Ir");
+  impl_->engine->run(0);
+  std::map<StreamId, std::vector<std::uint8_t>> outputs;
+  for (StreamId s = 0; s < ir.numStreams(); ++s)
+    if (!ir.stream(s).hostToDevice)
+      outputs[s] = impl_->streamBuffers[s];
+  return outputs;
+}
+
+std::vector<std::uint8_t> Session::tensorData(TensorId t) {
+  const TensorInfo &info = impl_->ir.tensor(t);
+  if (info.kind != TensorKind::Variable && info.kind != TensorKind::Constant)
+    throw error("popxl.Session.get_tensor_data: '" + info.name +
+                "' is not a variable or a constant");
+  std::vector<std::uint8_t> data(info.spec.numElements() * dtypeSize(info.spec.dtype));
+  impl_->engine->readTensor(readHandle(t), data.data(), data.data() + data.size());
+  return data;
+}
+
+void Session::writeVariableData(TensorId t, const std::vector<std::uint8_t> &data) {
+  const TensorInfo &info = impl_->ir.tensor(t);
+  if (info.kind != TensorKind::Variable)
+    throw error("popxl.Session.write_variable_data: '" + info.name + "' is not a variable");
+  const std::size_t bytes = info.spec.numElements() * dtypeSize(info.spec.dtype);
+  if (data.size() != bytes)
+    throw error("popxl.Session.write_variable_data: '" + info.name + "' of " + toString(info.spec) +
+                " needs " + std::to_string(bytes) + " bytes, got " + std::to_string(data.size()));
+  impl_->engine->writeTensor(writeHandle(t), data.data(), data.data() + data.size());
+}
+
+std::uint64_t Session::lastRunCycles() const { return impl_->engine->getLastRunCycles(); }
+
+} // namespace popxl

@@ -1,0 +1,46 @@
+"""The thread-global context: the stack of graphs ops are created in (``with graph:``)."""
+import threading
+
+_local = threading.local()
+
+
+def _stack():
+    if not hasattr(_local, "graphs"):
+        _local.graphs = []
+    return _local.graphs
+
+
+def get_current_graph():
+    """The graph at the top of the context stack (entered with ``with graph:``)."""
+    stack = _stack()
+    if not stack:
+        raise RuntimeError("popxl: no current graph; use `with ir.main_graph:`")
+    return stack[-1]
+
+
+gcg = get_current_graph
+
+
+def get_main_graph():
+    return get_current_graph().ir.main_graph
+
+
+gmg = get_main_graph
+
+
+def get_ir():
+    return get_current_graph().ir
+
+
+gir = get_ir
+
+
+def _push(graph):
+    stack = _stack()
+    if stack and stack[0].ir is not graph.ir:
+        raise RuntimeError("popxl: graphs of different Irs cannot be nested")
+    stack.append(graph)
+
+
+def _pop():
+    _stack().pop()

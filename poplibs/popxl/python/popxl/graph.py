@@ -1,0 +1,41 @@
+"""popxl.Graph: a graph of an Ir, entered with ``with`` to create ops in it."""
+from . import context
+
+
+class Graph:
+    def __init__(self, ir, graph_id):
+        self._ir = ir
+        self._id = graph_id
+
+    @property
+    def ir(self):
+        return self._ir
+
+    @property
+    def id(self):
+        return self._id
+
+    @property
+    def name(self):
+        return self._ir._pb.graph_name(self._id)
+
+    @property
+    def main_graph(self):
+        return self._ir.main_graph
+
+    def __enter__(self):
+        context._push(self)
+        return self
+
+    def __exit__(self, *exc):
+        context._pop()
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, Graph) and other._ir is self._ir and other._id == self._id
+
+    def __hash__(self):
+        return hash((id(self._ir), self._id))
+
+    def __repr__(self):
+        return f"Graph[{self.name}]"

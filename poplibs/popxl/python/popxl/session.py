@@ -1,0 +1,92 @@
+"""popxl.Session: compiles an Ir for a simulated IPU and runs it with numpy arrays."""
+import numpy as np
+
+from . import _popxl
+from .streams import HostToDeviceStream
+
+
+class Session:
+    def __init__(self, ir, device_desc="cpu", weights_to_host_on_exit=True):
+        self._ir = ir
+        self._pb = _popxl.Session(ir._pb, device_desc)
+        self._attached = 0
+
+    @property
+    def ir(self):
+        return self._ir
+
+    def __enter__(self):
+        self._attached += 1
+        return self
+
+    def __exit__(self, *exc):
+        self._attached -= 1
+        return False
+
+    @property
+    def is_attached(self):
+        return self._attached > 0
+
+    def _check_attached(self, what):
+        if not self.is_attached:
+            raise ValueError(f"popxl.Session.{what}: Must be attached to device before calling "
+                             f"{what}; use `with session:`")
+
+    def _stream_array(self, stream, array, downcast):
+        nht = self._ir.num_host_transfers
+        want = ((nht,) if nht > 1 else ()) + stream.shape
+        array = np.asarray(array)
+        if array.shape != want:
+            raise ValueError(f"popxl.Session.run: input for {stream} has shape {array.shape}, "
+                             f"expected {want} ([num_host_transfers, *shape], "
+                             f"num_host_transfers = {nht})")
+        np_type = stream.dtype.as_numpy()
+        if array.dtype != np_type and not downcast:
+            raise ValueError(f"popxl.Session.run: input for {stream} is {array.dtype}, expected "
+                             f"{np_type}")
+        return np.ascontiguousarray(array, dtype=np_type)
+
+    def run(self, inputs=None, downcast_inputs=True):
+        self._check_attached("run")
+        inputs = inputs or {}
+        for stream in inputs:
+            if not isinstance(stream, HostToDeviceStream) or stream._ir is not self._ir:
+                raise ValueError(f"popxl.Session.run: {stream} is not a host-to-device stream "
+                                 f"of this session's Ir")
+        arrays = {s._id: self._stream_array(s, a, downcast_inputs) for s, a in inputs.items()}
+        outputs = self._pb.run(self._ir._pb, arrays)
+        from .streams import DeviceToHostStream
+        result = {}
+        for sid, array in outputs.items():
+            if self._ir.num_host_transfers == 1:
+                array = array.reshape(array.shape[1:])
+            result[DeviceToHostStream(self._ir, sid)] = array
+        return result
+
+    def get_tensor_data(self, tensor):
+        self._check_attached("get_tensor_data")
+        return self._pb.tensor_data(self._ir._pb, tensor.id)
+
+    def get_tensors_data(self, tensors):
+        return {t: self.get_tensor_data(t) for t in tensors}
+
+    def write_variable_data(self, tensor, data):
+        array = np.asarray(data)
+        if array.shape != tensor.shape or array.dtype != tensor.dtype.as_numpy():
+            raise ValueError(f"popxl.Session.write_variable_data: {tensor} needs "
+                             f"{tensor.dtype} {tensor.shape}, got {array.dtype} {array.shape}")
+        self._pb.write_variable_data(tensor.id, np.ascontiguousarray(array))
+
+    def write_variables_data(self, tensors):
+        for t, data in tensors.items():
+            self.write_variable_data(t, data)
+
+    def weights_to_host(self):
+        """Device values are read on demand by get_tensor_data: nothing to do."""
+
+    def weights_from_host(self):
+        """Variables are written when the Session is made and by write_variable_data."""
+
+    @property
+    def last_run_cycles(self):
+        return self._pb.last_run_cycles
