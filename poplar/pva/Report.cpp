@@ -99,8 +99,8 @@ bool Block::isStreamCopy() const {
 std::vector<Tile> Compilation::tiles() const {
   std::vector<Tile> out;
   for (unsigned t = 0; t < data_->tiles.size(); ++t)
-    out.emplace_back(
-        t, TileMemory(data_->tiles[t].categories, data_->tiles[t].bytes, data_->tiles[t].gaps));
+    out.emplace_back(t, TileMemory(data_->tiles[t].categories, data_->tiles[t].alwaysLive,
+                                   data_->tiles[t].notAlwaysLive, data_->tiles[t].gaps));
   return out;
 }
 

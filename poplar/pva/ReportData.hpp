@@ -24,6 +24,9 @@ struct TileData {
   MemoryCategories categories;
   std::uint64_t bytes = 0; // every category, including any this libpva has no member for
   std::uint64_t gaps = 0;
+  /// What the tile holds: data kept for the whole run, and the regions not-always-live data
+  /// shares (the categories count shared data in full, so `bytes` may be larger).
+  std::uint64_t alwaysLive = 0, notAlwaysLive = 0;
 };
 
 struct ProgramData {

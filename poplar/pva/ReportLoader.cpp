@@ -9,7 +9,7 @@ namespace pva::detail {
 namespace {
 
 /// The newest profile.pop schema this reader understands.
-constexpr unsigned kMaxFormatVersion = 1;
+constexpr unsigned kMaxFormatVersion = 2;
 
 class Reader {
 public:
@@ -103,12 +103,21 @@ void loadTargetAndGraph(Reader &r, ReportData &d) {
 }
 
 void loadTiles(Reader &r, ReportData &d) {
-  r.query("SELECT tile, gap_bytes FROM tile ORDER BY tile", [&](sqlite3_stmt *s) {
-    if (u32(s, 0) != d.tiles.size())
-      r.fail("tile " + std::to_string(d.tiles.size()) + " is missing from the tile table");
-    d.tiles.emplace_back();
-    d.tiles.back().gaps = u64(s, 1);
-  });
+  // Version 1 has no liveness: everything was always-live, the sum of the categories.
+  bool liveness = d.formatVersion >= 2;
+  r.query(liveness ? "SELECT tile, gap_bytes, always_live_bytes, not_always_live_bytes FROM tile "
+                     "ORDER BY tile"
+                   : "SELECT tile, gap_bytes FROM tile ORDER BY tile",
+          [&](sqlite3_stmt *s) {
+            if (u32(s, 0) != d.tiles.size())
+              r.fail("tile " + std::to_string(d.tiles.size()) + " is missing from the tile table");
+            d.tiles.emplace_back();
+            d.tiles.back().gaps = u64(s, 1);
+            if (liveness) {
+              d.tiles.back().alwaysLive = u64(s, 2);
+              d.tiles.back().notAlwaysLive = u64(s, 3);
+            }
+          });
   r.query("SELECT m.tile, c.name, m.bytes FROM tile_memory m "
           "JOIN memory_category c ON c.id = m.category",
           [&](sqlite3_stmt *s) {
@@ -122,6 +131,9 @@ void loadTiles(Reader &r, ReportData &d) {
             if (auto *usage = categoryByName(d.tiles[tile].categories, text(s, 1)))
               *usage = MemoryCategoryUsage(u64(s, 2));
           });
+  if (!liveness)
+    for (auto &t : d.tiles)
+      t.alwaysLive = t.bytes;
 }
 
 void loadVertexTypes(Reader &r, ReportData &d) {

@@ -105,14 +105,26 @@ private:
 
 class TileMemory {
 public:
-  TileMemory(const MemoryCategories &categories, std::uint64_t excludingGaps, std::uint64_t gaps)
-      : categories_(categories), excluding_(excludingGaps), gaps_(gaps) {}
-  MemoryTotal total() const { return MemoryTotal(excluding_ + gaps_, excluding_); }
+  TileMemory(const MemoryCategories &categories, std::uint64_t alwaysLive,
+             std::uint64_t notAlwaysLive, std::uint64_t gaps)
+      : categories_(categories), alwaysLive_(alwaysLive), notAlwaysLive_(notAlwaysLive),
+        gaps_(gaps) {}
+  /// What the tile holds: always-live bytes plus the not-always-live region, and the gaps.
+  MemoryTotal total() const {
+    return MemoryTotal(alwaysLive_ + notAlwaysLive_ + gaps_, alwaysLive_ + notAlwaysLive_);
+  }
+  /// Per category; data that is not always-live counts in full in its category, so the
+  /// categories may add up to more than total().
   const MemoryCategories &category() const { return categories_; }
+  /// Bytes held for the whole run.
+  std::uint64_t alwaysLiveBytes() const { return alwaysLive_; }
+  /// Bytes of the region in which not-always-live data (short-lived variables, compute-set copy
+  /// buffers) shares addresses: the tile's peak of such data as laid out.
+  std::uint64_t notAlwaysLiveBytes() const { return notAlwaysLive_; }
 
 private:
   MemoryCategories categories_;
-  std::uint64_t excluding_, gaps_;
+  std::uint64_t alwaysLive_, notAlwaysLive_, gaps_;
 };
 
 class Tile {

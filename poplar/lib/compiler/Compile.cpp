@@ -2,6 +2,7 @@
 #include "compiler/Compile.hpp"
 
 #include "compiler/Layout.hpp"
+#include "compiler/Liveness.hpp"
 #include "compiler/Lower.hpp"
 #include "compiler/Vertices.hpp"
 #include "core/Errors.hpp"
@@ -71,10 +72,11 @@ compile(const GraphState &graph, const std::vector<program::Program> &programs,
   auto out = std::make_unique<CompiledGraph>();
   out->target = graph.target;
   checkAllMapped(graph);
+  auto liveness = analyseLiveness(graph, programs);
   TileAllocator alloc(graph.target.numTiles(), out->profile.tileMemory);
   placeCodeletData(graph, *out, alloc); // first: the same offsets on every tile
-  layOutVariables(graph, *out, alloc);
-  compileVertices(graph, *out, alloc);
+  layOutVariables(graph, liveness, *out, alloc);
+  compileVertices(graph, liveness, *out, alloc);
   out->tileImages = alloc.images(graph.target.bytesPerTile);
   try {
     checkTileMemory(*out);

@@ -5,6 +5,7 @@
 #include "graph/TensorImpl.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace poplar::detail {
 
@@ -30,10 +31,20 @@ void checkAllMapped(const GraphState &graph) {
   }
 }
 
-void layOutVariables(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
+void layOutVariables(const GraphState &graph, const Liveness &liveness, CompiledGraph &out,
+                     TileAllocator &alloc) {
   out.variables.clear();
   out.variables.reserve(graph.vars.size());
-  for (const auto &var : graph.vars) {
+  // A not-always-live variable's pieces on one tile form one shared block, laid out inside it
+  // as the bump allocator would, so the variable stays as contiguous as before.
+  struct Piece {
+    std::size_t var, placement;
+    unsigned handle;
+    std::uint64_t offsetInBlock;
+  };
+  std::vector<Piece> pieces;
+  for (std::size_t v = 0; v < graph.vars.size(); ++v) {
+    const auto &var = graph.vars[v];
     CompiledVariable cv;
     cv.name = var.name;
     cv.type = var.type.id();
@@ -44,15 +55,34 @@ void layOutVariables(const GraphState &graph, CompiledGraph &out, TileAllocator 
     // granularity) so vertices can use natural loads.
     std::uint32_t align = std::max<std::uint32_t>(4, elemSize);
     auto category = var.isConstant ? MemoryCategory::constants : MemoryCategory::variables;
+    bool shared = !liveness.alwaysLive[v];
+    std::map<unsigned, std::uint64_t> blockBytes; // tile -> bytes of this variable's block
     for (const auto &[begin, ti] : var.mapping) {
       std::uint64_t bytes = (ti.end - ti.begin) * elemSize;
-      auto offset = alloc.allocate(ti.tile, bytes, align, category);
-      if (!var.initialData.empty())
-        alloc.write(ti.tile, offset, var.initialData.data() + ti.begin * elemSize, bytes);
+      std::uint32_t offset = 0;
+      if (shared) {
+        auto &used = blockBytes[ti.tile];
+        used = (used + align - 1) / align * align;
+        pieces.push_back({v, cv.placements.size(), 0, used});
+        used += bytes;
+      } else {
+        offset = alloc.allocate(ti.tile, bytes, align, category);
+        if (!var.initialData.empty())
+          alloc.write(ti.tile, offset, var.initialData.data() + ti.begin * elemSize, bytes);
+      }
       cv.placements.push_back({ti.begin, ti.end, ti.tile, offset});
     }
+    std::map<unsigned, unsigned> handles;
+    for (const auto &[tile, bytes] : blockBytes)
+      handles[tile] = alloc.allocateShared(tile, bytes, align, category, {liveness.varRange[v]});
+    for (auto it = pieces.rbegin(); it != pieces.rend() && it->var == v; ++it)
+      it->handle = handles.at(cv.placements[it->placement].tile);
     out.variables.push_back(std::move(cv));
   }
+  alloc.placeShared();
+  for (const auto &p : pieces)
+    out.variables[p.var].placements[p.placement].offset =
+        std::uint32_t(alloc.sharedOffset(p.handle) + p.offsetInBlock);
 }
 
 void checkTileMemory(const CompiledGraph &out) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "compiler/Liveness.hpp"
 #include "compiler/TileAllocator.hpp"
 #include "graph/GraphState.hpp"
 
@@ -11,8 +12,10 @@ namespace poplar::detail {
 void checkAllMapped(const GraphState &graph);
 
 /// Places every mapped variable piece in its tile's memory (constants and initial values as
-/// initial contents) and fills `out.variables`.
-void layOutVariables(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc);
+/// initial contents) and fills `out.variables`. Variables that `liveness` finds not always-live
+/// share one region per tile with those whose live ranges they do not meet.
+void layOutVariables(const GraphState &graph, const Liveness &liveness, CompiledGraph &out,
+                     TileAllocator &alloc);
 
 /// Throws graph_memory_allocation_error naming the fullest tiles and what fills them.
 void checkTileMemory(const CompiledGraph &out);

@@ -27,31 +27,61 @@ void put32(std::vector<std::uint8_t> &state, std::uint32_t offset, std::uint32_t
 
 std::uint32_t address(std::uint32_t offset) { return kTileMemoryBase + offset; }
 
+/// A field's address as bound: a fixed tile address, or a shared copy buffer whose address is
+/// known only once the tile's shared region is laid out.
+struct Bound {
+  std::uint32_t address = 0;
+  int buffer = -1; // TileAllocator shared handle, or -1
+};
+
+/// A copy run whose local side is in shared buffer `buffer`, planned at offset 0 of it.
+struct BufferRun {
+  bool copyIn;
+  std::size_t run;
+  unsigned buffer;
+};
+
 struct Binder {
   TileAllocator &alloc;
   CompiledComputeSet &cs;
   std::string where; // "field 'x' of vertex 'T' (id n) on tile t", for messages
+  /// Steps that run the compute set, when its buffers are live only there (else always-live).
+  const std::vector<StepRange> *sharedLive = nullptr;
+  std::vector<BufferRun> *bufferRuns = nullptr;
 
   /// The tile address at which the vertex sees `loc`'s data contiguously and aligned; adds a
   /// local buffer with copy-in/copy-out when the data is not already like that on `tile`.
-  std::uint32_t bind(const TensorLocation &loc, unsigned tile, std::uint32_t align,
-                     FieldDirection direction) {
+  Bound bind(const TensorLocation &loc, unsigned tile, std::uint32_t align,
+             FieldDirection direction) {
     std::uint64_t bytes = loc.numBytes();
     if (bytes == 0)
-      return address(0);
+      return {address(0)};
     if (loc.runs.size() == 1 && loc.runs[0].tile == tile && loc.runs[0].offset % align == 0)
-      return address(loc.runs[0].offset);
-    auto offset = alloc.allocate(tile, bytes, std::max<std::uint32_t>(align, 4),
-                                 MemoryCategory::vertexFieldData);
+      return {address(loc.runs[0].offset)};
+    align = std::max<std::uint32_t>(align, 4);
+    // The buffer is filled (or its output copied out) in its compute set's own step, so it
+    // matters only while that compute set runs: matmul and convolution temporaries share.
+    int buffer = -1;
+    std::uint32_t offset = 0;
+    if (sharedLive)
+      buffer = int(
+          alloc.allocateShared(tile, bytes, align, MemoryCategory::vertexFieldData, *sharedLive));
+    else
+      offset = alloc.allocate(tile, bytes, align, MemoryCategory::vertexFieldData);
     TensorLocation local;
     local.runs.push_back({tile, offset, std::uint32_t(bytes)});
+    auto add = [&](std::vector<CopyRun> &to, std::vector<CopyRun> runs, bool in) {
+      for (const auto &r : runs) {
+        if (buffer >= 0)
+          bufferRuns->push_back({in, to.size(), unsigned(buffer)});
+        to.push_back(r);
+      }
+    };
     if (direction == FieldDirection::Input || direction == FieldDirection::InOut)
-      for (const auto &r : planCopy(loc, local))
-        cs.copyIn.push_back(r);
+      add(cs.copyIn, planCopy(loc, local), true);
     if (direction == FieldDirection::Output || direction == FieldDirection::InOut)
-      for (const auto &r : planCopy(local, loc))
-        cs.copyOut.push_back(r);
-    return address(offset);
+      add(cs.copyOut, planCopy(local, loc), false);
+    return {address(offset), buffer};
   }
 };
 
@@ -142,7 +172,8 @@ void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator
   }
 }
 
-void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
+void compileVertices(const GraphState &graph, const Liveness &liveness, CompiledGraph &out,
+                     TileAllocator &alloc) {
   unsigned numTiles = graph.target.numTiles();
   auto typeIndex = [&](const std::string &name) {
     for (std::uint32_t i = 0; i < out.vertexTypes.size(); ++i)
@@ -172,7 +203,9 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
                             per};
     }
 
-  for (const auto &csDesc : graph.computeSets) {
+  std::vector<std::vector<BufferRun>> bufferRuns(graph.computeSets.size());
+  for (std::size_t csIndex = 0; csIndex < graph.computeSets.size(); ++csIndex) {
+    const auto &csDesc = graph.computeSets[csIndex];
     CompiledComputeSet cs;
     cs.name = csDesc.name;
     std::vector<unsigned> order = csDesc.vertices;
@@ -190,6 +223,12 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
       const auto &gv = graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex];
       std::vector<std::uint8_t> state(gv.stateSize, 0);
       Binder binder{alloc, cs, ""};
+      if (!liveness.computeSetAlwaysLive[csIndex]) {
+        binder.sharedLive = &liveness.computeSetSteps[csIndex];
+        binder.bufferRuns = &bufferRuns[csIndex];
+      }
+      // Pointers to shared buffers, by byte offset in the state and by descriptor entry.
+      std::vector<std::pair<std::uint32_t, unsigned>> stateBuffers;
       for (const auto &f : gv.fields) {
         binder.where =
             "field '" + f.name + "' of " + vertexName + " on tile " + std::to_string(v.tile);
@@ -227,8 +266,10 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
           if (!c)
             raise<graph_connection_error>("Engine: ", binder.where,
                                           " is not connected; call Graph::connect");
-          auto loc = locate(out, c->tensor);
-          put32(state, f.offset, binder.bind(loc, v.tile, align, direction));
+          auto bound = binder.bind(locate(out, c->tensor), v.tile, align, direction);
+          put32(state, f.offset, bound.address);
+          if (bound.buffer >= 0)
+            stateBuffers.emplace_back(f.offset, unsigned(bound.buffer));
           if (f.kind == gp::FieldKind::Vector && gp::layoutHasSize(f.layout))
             put32(state, f.offset + 4, std::uint32_t(c->tensor.numElements()));
           continue;
@@ -247,13 +288,16 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
             if (c.field == f.name)
               n = std::max(n, c.index + 1);
         std::vector<std::uint32_t> entries;
+        std::vector<std::pair<std::uint32_t, unsigned>> entryBuffers;
         for (std::size_t i = 0; i < n; ++i) {
           const auto *c = findConnection(v, f.name, i);
           if (!c)
             raise<graph_connection_error>("Engine: element ", i, " of ", binder.where,
                                           " is not connected (the list has ", n, " elements)");
-          auto loc = locate(out, c->tensor);
-          entries.push_back(binder.bind(loc, v.tile, align, direction));
+          auto bound = binder.bind(locate(out, c->tensor), v.tile, align, direction);
+          if (bound.buffer >= 0)
+            entryBuffers.emplace_back(std::uint32_t(entries.size() * 4), unsigned(bound.buffer));
+          entries.push_back(bound.address);
           if (entryHasCount)
             entries.push_back(std::uint32_t(c->tensor.numElements()));
         }
@@ -261,6 +305,8 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
             alloc.allocate(v.tile, entries.size() * 4, 4, MemoryCategory::vectorListDescriptor);
         alloc.write(v.tile, descriptors, reinterpret_cast<const std::uint8_t *>(entries.data()),
                     entries.size() * 4);
+        for (const auto &[at, buffer] : entryBuffers)
+          alloc.writeAddressOf(v.tile, descriptors + at, buffer, kTileMemoryBase);
         put32(state, f.offset, address(descriptors));
         if (stateHasCount)
           put32(state, f.offset + 4, std::uint32_t(n));
@@ -269,6 +315,8 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
       auto stateOffset =
           alloc.allocate(v.tile, state.size(), stateAlign, MemoryCategory::vertexInstanceState);
       alloc.write(v.tile, stateOffset, state.data(), state.size());
+      for (const auto &[at, buffer] : stateBuffers)
+        alloc.writeAddressOf(v.tile, stateOffset + at, buffer, kTileMemoryBase);
       auto type = typeIndex(v.type);
       vertexCount[type] += 1;
       stateBytes[type] += state.size();
@@ -279,6 +327,17 @@ void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator 
     cs.copyOutCycles = costOfExchange(out.target, cs.copyOut).exchangeCycles;
     out.computeSets.push_back(std::move(cs));
   }
+  // Every always-live allocation is made: the shared buffers go after them, then the copies
+  // planned at offset 0 of a buffer move to where it landed.
+  alloc.placeShared();
+  for (std::size_t c = 0; c < bufferRuns.size(); ++c)
+    for (const auto &b : bufferRuns[c]) {
+      auto base = alloc.sharedOffset(b.buffer);
+      if (b.copyIn)
+        out.computeSets[c].copyIn[b.run].dstOffset += base;
+      else
+        out.computeSets[c].copyOut[b.run].srcOffset += base;
+    }
   // One profile entry per vertex type, in the same order, so runs can add cycles by index.
   for (std::size_t t = 0; t < out.vertexTypes.size(); ++t)
     out.profile.vertexTypes.push_back({out.vertexTypes[t].name, vertexCount[t], stateBytes[t], 0});

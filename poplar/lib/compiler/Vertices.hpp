@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "compiler/Liveness.hpp"
 #include "compiler/TileAllocator.hpp"
 #include "graph/GraphState.hpp"
 
@@ -15,7 +16,10 @@ void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator
 /// Lays out worker stacks and each vertex's state on its tile, binds every field to tile
 /// addresses (adding copy-in/copy-out through a local buffer for data that is remote,
 /// fragmented or misaligned) and fills out.computeSets and out.stacks. Needs out.variables.
-/// Throws graph_connection_error for unconnected fields and unmapped vertices.
-void compileVertices(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc);
+/// Copy buffers of compute sets that `liveness` places share memory with those of compute sets
+/// that never run at the same step. Throws graph_connection_error for unconnected fields and
+/// unmapped vertices.
+void compileVertices(const GraphState &graph, const Liveness &liveness, CompiledGraph &out,
+                     TileAllocator &alloc);
 
 } // namespace poplar::detail

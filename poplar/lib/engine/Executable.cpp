@@ -37,7 +37,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledSwitch, control, cases, defaultTarget
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledError, message, debugTensor)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Step, kind, arg, target)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostAccess, tensor, isWrite)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileMemoryUsage, bytes, gaps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileMemoryUsage, bytes, gaps, sharedBytes, notAlwaysLive)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexTypeUsage, name, instances, stateBytes, cycles,
                                    edgePointerBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileStep, kind, name, firstTile, lastTile)

@@ -18,14 +18,22 @@ const char *memoryCategoryLabel(MemoryCategory c);
 const char *memoryCategoryId(MemoryCategory c);
 
 struct TileMemoryUsage {
+  /// Every allocation by category, each counted in full even where not-always-live data shares
+  /// addresses (so the categories may add up to more than the tile holds).
   std::array<std::uint64_t, kNumMemoryCategories> bytes{};
   std::uint64_t gaps = 0; // alignment padding between allocations
-  std::uint64_t excludingGaps() const {
+  /// Bytes of not-always-live blocks (short-lived variables, compute-set copy buffers), counted
+  /// in full, and the bytes of the regions they share: the tile's peak of such data as laid out.
+  std::uint64_t sharedBytes = 0, notAlwaysLive = 0;
+  std::uint64_t categoryTotal() const {
     std::uint64_t n = 0;
     for (auto b : bytes)
       n += b;
     return n;
   }
+  /// Bytes held for the whole run.
+  std::uint64_t alwaysLive() const { return categoryTotal() - sharedBytes; }
+  std::uint64_t excludingGaps() const { return alwaysLive() + notAlwaysLive; }
   std::uint64_t includingGaps() const { return excludingGaps() + gaps; }
 };
 

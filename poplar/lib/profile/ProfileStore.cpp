@@ -28,7 +28,8 @@ CREATE TABLE graph(num_vertices INTEGER NOT NULL, num_edges INTEGER NOT NULL,
   num_variables INTEGER NOT NULL, num_compute_sets INTEGER NOT NULL);
 CREATE TABLE memory_category(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
   label TEXT NOT NULL);
-CREATE TABLE tile(tile INTEGER PRIMARY KEY, gap_bytes INTEGER NOT NULL);
+CREATE TABLE tile(tile INTEGER PRIMARY KEY, gap_bytes INTEGER NOT NULL,
+  always_live_bytes INTEGER NOT NULL, not_always_live_bytes INTEGER NOT NULL);
 CREATE TABLE tile_memory(tile INTEGER NOT NULL REFERENCES tile,
   category INTEGER NOT NULL REFERENCES memory_category, bytes INTEGER NOT NULL,
   PRIMARY KEY(tile, category)) WITHOUT ROWID;
@@ -131,10 +132,10 @@ void writeTables(Database &db, const ProfileData &d) {
     category.row(c, memoryCategoryId(MemoryCategory(c)), memoryCategoryLabel(MemoryCategory(c)));
 
   // Zero entries are left out: most tiles use a handful of the categories.
-  Insert tile(db, "INSERT INTO tile VALUES(?,?)");
+  Insert tile(db, "INSERT INTO tile VALUES(?,?,?,?)");
   Insert tileMemory(db, "INSERT INTO tile_memory VALUES(?,?,?)");
   for (std::size_t t = 0; t < d.tileMemory.size(); ++t) {
-    tile.row(t, d.tileMemory[t].gaps);
+    tile.row(t, d.tileMemory[t].gaps, d.tileMemory[t].alwaysLive(), d.tileMemory[t].notAlwaysLive);
     for (unsigned c = 0; c < kNumMemoryCategories; ++c)
       if (d.tileMemory[t].bytes[c] != 0)
         tileMemory.row(t, c, d.tileMemory[t].bytes[c]);

@@ -8,7 +8,7 @@
 namespace poplar::detail {
 
 /// The profile.pop schema version written to the meta table; libpva refuses newer ones.
-constexpr int kProfileFormatVersion = 1;
+constexpr int kProfileFormatVersion = 2; // 2: tile liveness columns
 
 /// Writes `data` to `path` (schema in docs/profile-format.md), creating missing parent
 /// directories. The file is built under a temporary name in the same directory and renamed over

@@ -222,6 +222,25 @@ void printVarStorage(std::ostream &out, const ProfileData &d) {
   }
 }
 
+/// Memory held for the whole run, and the regions that not-always-live data (variables with
+/// short live ranges, compute-set copy buffers) shares; the tile with most of the latter.
+void printLiveness(std::ostream &out, const ProfileData &d) {
+  std::uint64_t always = 0, notAlways = 0;
+  std::size_t peakTile = 0;
+  for (std::size_t t = 0; t < d.tileMemory.size(); ++t) {
+    always += d.tileMemory[t].alwaysLive();
+    notAlways += d.tileMemory[t].notAlwaysLive;
+    if (d.tileMemory[t].notAlwaysLive > d.tileMemory[peakTile].notAlwaysLive)
+      peakTile = t;
+  }
+  std::uint64_t peak = d.tileMemory.empty() ? 0 : d.tileMemory[peakTile].notAlwaysLive;
+  out << "      By Liveness:\n";
+  alignedLine(out, "        Always-live:", withCommas(always), 38, " B");
+  alignedLine(
+      out, "        Not-always-live:", withCommas(notAlways), 38,
+      (" B (peak " + withCommas(peak) + " B on tile " + std::to_string(peakTile) + ")").c_str());
+}
+
 void printMemory(std::ostream &out, const ProfileData &d, const SummaryOptions &o) {
   std::uint64_t incl = 0, excl = 0;
   for (const auto &t : d.tileMemory) {
@@ -238,6 +257,8 @@ void printMemory(std::ostream &out, const ProfileData &d, const SummaryOptions &
   alignedLine(out, "        Non-interleaved:", withCommas(excl), 38, " B");
   alignedLine(out, "        Interleaved:", withCommas(std::uint64_t(0)), 38, " B");
   alignedLine(out, "        Overflowed:", withCommas(std::uint64_t(0)), 38, " B");
+  printLiveness(out, d);
+  // Not-always-live data counts in full here, so the types may add up to more than the total.
   out << "      By Data Type:\n";
   for (unsigned c = 0; c < kNumMemoryCategories; ++c)
     alignedLine(out, std::string("          ") + memoryCategoryLabel(MemoryCategory(c)) + ":",
