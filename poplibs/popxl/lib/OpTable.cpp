@@ -7,7 +7,7 @@ namespace popxl::internal {
 
 namespace {
 const OpRow kOps[] = {
-#define POPXL_OP(type, infer, lower) {type, infer, lower},
+#define POPXL_OP(type, infer, lower, grad) {type, infer, lower, grad},
 #include "Ops.def"
 };
 } // namespace
@@ -71,6 +71,27 @@ std::string shapeText(const std::vector<std::int64_t> &shape) {
   for (std::size_t i = 0; i < shape.size(); ++i)
     s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+void noGrad(GradContext &c, const OpInfo &op) {
+  for (std::size_t i = 0; i < op.outputs.size(); ++i)
+    if (c.outputGrad(op, i))
+      opError(op, "autodiff: this op has no gradient yet");
+}
+
+TensorId sumToShape(GradContext &c, TensorId grad, const std::vector<std::int64_t> &shape) {
+  const auto &gs = c.spec(grad).shape;
+  if (gs == shape)
+    return grad;
+  const std::size_t extra = gs.size() - shape.size();
+  std::vector<std::int64_t> axes;
+  for (std::size_t i = 0; i < gs.size(); ++i)
+    if (i < extra || (shape[i - extra] == 1 && gs[i] != 1))
+      axes.push_back(std::int64_t(i));
+  TensorId summed =
+      axes.empty() ? grad
+                   : c.op("reduce_sum", {grad}, {{"axis", axes}, {"keepdims", std::int64_t(0)}});
+  return c.op("reshape", {summed}, {{"shape", shape}});
 }
 
 poplar::Type poplarType(DType t) {

@@ -6,19 +6,28 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace popxl::internal {
 
+/// A called graph lowered once: its inputs' and outputs' tensors and the function running it.
+struct LoweredGraph {
+  std::vector<poplar::Tensor> inputs, outputs;
+  poplar::Function function;
+};
+
 /// What lowering an op needs: the Poplar graph and the program being built, the Poplar tensor
-/// of every IR tensor lowered so far, and the host streams.
+/// of every IR tensor lowered so far, the host streams, and the called graphs' functions.
 struct LowerContext {
   const Ir &ir;
   poplar::Graph &graph;
   poplar::program::Sequence &prog;
   std::vector<poplar::Tensor> &tensors;     // by TensorId
   std::vector<poplar::DataStream> &streams; // by StreamId
+  std::function<const LoweredGraph &(GraphId)> lowerGraph;
   const poplar::Tensor &in(const OpInfo &op, std::size_t i) const {
     return tensors.at(op.inputs.at(i));
   }
@@ -27,14 +36,43 @@ struct LowerContext {
   }
 };
 
+/// What a gradient rule needs, while autodiff builds the gradient graph: the gradient of each
+/// output of the op (if any), each forward tensor's value in the gradient graph, and where to
+/// add the gradient of each input.
+class GradContext {
+public:
+  virtual ~GradContext() = default;
+  virtual Ir &ir() = 0;
+  /// The gradient of output `i` of the op, or nullopt when nothing depends on it.
+  virtual std::optional<TensorId> outputGrad(const OpInfo &op, std::size_t i) = 0;
+  /// The value of forward tensor `t` in the gradient graph (an input of it).
+  virtual TensorId fwd(TensorId t) = 0;
+  /// Adds `grad` (a gradient-graph tensor) to the gradient of the op's input `i`.
+  virtual void addInputGrad(const OpInfo &op, std::size_t i, TensorId grad) = 0;
+  /// An op in the gradient graph; its first output.
+  virtual TensorId op(const std::string &type, const std::vector<TensorId> &inputs,
+                      const Attributes &attrs = {}) = 0;
+  /// A scalar constant of `dtype` in the gradient graph.
+  virtual TensorId scalar(double value, DType dtype) = 0;
+  const TensorSpec &spec(TensorId t) { return ir().tensor(t).spec; }
+};
+
 using InferFn = std::vector<TensorSpec> (*)(const Ir &, const OpInfo &);
 using LowerFn = void (*)(const LowerContext &, const OpInfo &);
+using GradFn = void (*)(GradContext &, const OpInfo &);
 
 struct OpRow {
   const char *type;
   InferFn infer;
   LowerFn lower;
+  GradFn grad;
 };
+
+/// The rule of ops without a gradient: an error if autodiff needs one.
+void noGrad(GradContext &, const OpInfo &);
+/// `grad` summed over the dimensions numpy broadcasting added or stretched, so that it has
+/// `shape`: the gradient of a broadcast operand.
+TensorId sumToShape(GradContext &c, TensorId grad, const std::vector<std::int64_t> &shape);
 
 /// The row of `type`; throws popxl::error naming the op for a type the table does not hold.
 const OpRow &opRow(const std::string &type);
@@ -54,9 +92,10 @@ std::string shapeText(const std::vector<std::int64_t> &shape);
 poplar::Type poplarType(DType t);
 std::vector<std::size_t> poplarShape(const std::vector<std::int64_t> &shape);
 
-#define POPXL_OP(type, infer, lower)                                                               \
+#define POPXL_OP(type, infer, lower, grad)                                                         \
   std::vector<TensorSpec> infer(const Ir &, const OpInfo &);                                       \
-  void lower(const LowerContext &, const OpInfo &);
+  void lower(const LowerContext &, const OpInfo &);                                                \
+  void grad(GradContext &, const OpInfo &);
 #include "Ops.def"
 
 } // namespace popxl::internal

@@ -13,6 +13,7 @@
 #include <poputil/TileMapping.hpp>
 
 #include <cstring>
+#include <set>
 
 namespace popxl {
 
@@ -40,12 +41,17 @@ std::string streamHandle(StreamId s) { return "popxl_stream_" + std::to_string(s
 
 struct Session::Impl {
   const Ir ir;
+  std::map<GraphId, internal::LoweredGraph> lowered;
+  std::set<GraphId> lowering; // graphs being lowered: a graph that calls itself is an error
   Device device;
   Graph graph;
   std::vector<Tensor> tensors;
   std::vector<DataStream> streams;
   std::vector<std::vector<std::uint8_t>> streamBuffers;
   std::unique_ptr<Engine> engine;
+
+  void lowerOps(GraphId g, Sequence &seq);
+  const internal::LoweredGraph &lowerGraph(GraphId g);
 
   Impl(const Ir &ir_, const std::string &deviceName)
       : ir(ir_), device(createDevice(deviceName)), graph(device.getTarget()),
@@ -75,14 +81,8 @@ struct Session::Impl {
       graph.createHostRead(readHandle(t), v);
       tensors[t] = v;
     }
-    if (ir.numGraphs() > 1)
-      throw error("popxl.Session: calls of subgraphs are not supported yet");
     Sequence main;
-    internal::LowerContext context{ir, graph, main, tensors, streams};
-    for (OpId o : ir.graph(ir.mainGraph()).ops) {
-      const OpInfo &op = ir.op(o);
-      internal::opRow(op.type).lower(context, op);
-    }
+    lowerOps(ir.mainGraph(), main);
     engine = std::make_unique<Engine>(graph, main);
     engine->load(device);
     streamBuffers.resize(ir.numStreams());
@@ -100,6 +100,40 @@ struct Session::Impl {
       }
   }
 };
+
+void Session::Impl::lowerOps(GraphId g, Sequence &seq) {
+  internal::LowerContext context{ir, graph, seq, tensors,
+                                 streams, [this](GraphId c) -> const auto &{return lowerGraph(c);
+}
+}; // namespace popxl
+for (OpId o : ir.graph(g).ops) {
+  const OpInfo &op = ir.op(o);
+  internal::opRow(op.type).lower(context, op);
+}
+}
+
+const internal::LoweredGraph &Session::Impl::lowerGraph(GraphId g) {
+  auto it = lowered.find(g);
+  if (it != lowered.end())
+    return it->second;
+  if (!lowering.insert(g).second)
+    throw error("popxl.Session: graph '" + ir.graph(g).name + "' calls itself");
+  internal::LoweredGraph result;
+  for (TensorId t : ir.graph(g).inputs) {
+    const TensorInfo &info = ir.tensor(t);
+    tensors[t] = graph.addVariable(internal::poplarType(info.spec.dtype),
+                                   internal::poplarShape(info.spec.shape), info.name);
+    poputil::mapTensorLinearly(graph, tensors[t]);
+    result.inputs.push_back(tensors[t]);
+  }
+  Sequence body;
+  lowerOps(g, body);
+  for (TensorId t : ir.graph(g).outputs)
+    result.outputs.push_back(tensors[t]);
+  result.function = graph.addFunction(body);
+  lowering.erase(g);
+  return lowered.emplace(g, std::move(result)).first->second;
+}
 
 Session::Session(const Ir &ir, const std::string &device)
     : impl_(std::make_unique<Impl>(ir, device)) {}

@@ -195,4 +195,113 @@ void lowerSoftmax(const LowerContext &c, const OpInfo &op) {
                                c.prog, op.name));
 }
 
+std::vector<TensorSpec> inferExpand(const Ir &ir, const OpInfo &op) {
+  const TensorSpec &in = inputSpec(ir, op, 0);
+  const std::vector<std::int64_t> shape = intsAttr(op, "shape");
+  bool ok = shape.size() >= in.shape.size();
+  for (std::size_t i = 0; ok && i < in.shape.size(); ++i) {
+    const std::int64_t d = in.shape[in.shape.size() - 1 - i], t = shape[shape.size() - 1 - i];
+    ok = d == t || d == 1;
+  }
+  if (!ok)
+    opError(op, "cannot broadcast " + shapeText(in.shape) + " to " + shapeText(shape));
+  return {{shape, in.dtype}};
+}
+
+void lowerExpand(const LowerContext &c, const OpInfo &op) {
+  // A view: the input's elements repeated along the stretched dimensions.
+  const std::vector<std::int64_t> shape = intsAttr(op, "shape");
+  poplar::Tensor t = c.in(op, 0);
+  while (t.rank() < shape.size())
+    t = t.expand({0});
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (t.dim(d) == 1 && shape[d] != 1)
+      t = t.broadcast(unsigned(shape[d]), d);
+  c.setOut(op, 0, t);
+}
+
+void gradExpand(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0))
+    c.addInputGrad(op, 0, sumToShape(c, *g, c.spec(op.inputs[0]).shape));
+}
+
+void gradReshape(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("reshape", {*g}, {{"shape", c.spec(op.inputs[0]).shape}}));
+}
+
+void gradTranspose(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const std::size_t rank = c.spec(op.inputs[0]).shape.size();
+    std::vector<std::int64_t> perm = intsAttr(op, "permutation");
+    if (perm.empty()) {
+      perm.resize(rank);
+      std::iota(perm.rbegin(), perm.rend(), 0);
+    }
+    std::vector<std::int64_t> inverse(rank);
+    for (std::size_t i = 0; i < rank; ++i)
+      inverse[std::size_t(perm[i])] = std::int64_t(i);
+    c.addInputGrad(op, 0, c.op("transpose", {*g}, {{"permutation", inverse}}));
+  }
+}
+
+void gradCast(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0))
+    c.addInputGrad(
+        op, 0, c.op("cast", {*g}, {{"dtype", std::string(dtypeName(c.spec(op.inputs[0]).dtype))}}));
+}
+
+void gradReduce(GradContext &c, const OpInfo &op) {
+  auto g = c.outputGrad(op, 0);
+  if (!g)
+    return;
+  const TensorSpec &in = c.spec(op.inputs[0]);
+  // The gradient with the reduced axes back as size 1, then stretched to the input's shape.
+  std::vector<bool> reduced(in.shape.size(), intsAttr(op, "axis").empty());
+  for (auto a : intsAttr(op, "axis"))
+    reduced[a < 0 ? std::size_t(a + std::int64_t(in.shape.size())) : std::size_t(a)] = true;
+  std::vector<std::int64_t> kept;
+  std::size_t count = 1;
+  for (std::size_t i = 0; i < in.shape.size(); ++i) {
+    kept.push_back(reduced[i] ? 1 : in.shape[i]);
+    if (reduced[i])
+      count *= std::size_t(in.shape[i]);
+  }
+  TensorId grad = c.op("expand", {c.op("reshape", {*g}, {{"shape", kept}})}, {{"shape", in.shape}});
+  if (op.type == "reduce_mean")
+    grad = c.op("mul", {grad, c.scalar(1.0 / double(count ? count : 1), in.dtype)});
+  c.addInputGrad(op, 0, grad);
+}
+
+void gradMatMul(GradContext &c, const OpInfo &op) {
+  auto g = c.outputGrad(op, 0);
+  if (!g)
+    return;
+  const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]);
+  const std::size_t rank = c.spec(a).shape.size();
+  std::vector<std::int64_t> swapLast(rank);
+  std::iota(swapLast.begin(), swapLast.end(), 0);
+  std::swap(swapLast[rank - 1], swapLast[rank - 2]);
+  const Attributes swap{{"permutation", swapLast}};
+  const Attributes inType{{"output_type", std::string(dtypeName(c.spec(a).dtype))}};
+  const TensorId gIn =
+      c.spec(*g).dtype == c.spec(a).dtype
+          ? *g
+          : c.op("cast", {*g}, {{"dtype", std::string(dtypeName(c.spec(a).dtype))}});
+  c.addInputGrad(op, 0, c.op("matmul", {gIn, c.op("transpose", {b}, swap)}, inType));
+  c.addInputGrad(op, 1, c.op("matmul", {c.op("transpose", {a}, swap), gIn}, inType));
+}
+
+void gradSoftmax(GradContext &c, const OpInfo &op) {
+  auto g = c.outputGrad(op, 0);
+  if (!g)
+    return;
+  // dx = y * (g - sum(g * y, axis))
+  const TensorId y = c.fwd(op.outputs[0]);
+  const TensorId gy = c.op("mul", {*g, y});
+  const TensorId s = c.op("reduce_sum", {gy},
+                          {{"axis", std::vector<std::int64_t>{-1}}, {"keepdims", std::int64_t(1)}});
+  c.addInputGrad(op, 0, c.op("sub", {gy, c.op("mul", {y, s})}));
+}
+
 } // namespace popxl::internal

@@ -1,5 +1,6 @@
 // _popxl: libpopxl's Ir and Session for the popxl package; numpy arrays in and out, popxl::error
 // raised as ValueError.
+#include <popxl/Autodiff.hpp>
 #include <popxl/Ir.hpp>
 #include <popxl/Session.hpp>
 
@@ -91,6 +92,21 @@ PYBIND11_MODULE(_popxl, m) {
            [](Ir &ir, TensorId t, const py::buffer &data) { ir.setData(t, bytesOf(data)); })
       .def("graph_name", [](const Ir &ir, GraphId g) { return ir.graph(g).name; })
       .def("graph_ops", [](const Ir &ir, GraphId g) { return ir.graph(g).ops.size(); })
+      .def("graph_inputs", [](const Ir &ir, GraphId g) { return ir.graph(g).inputs; })
+      .def("graph_outputs", [](const Ir &ir, GraphId g) { return ir.graph(g).outputs; })
+      .def("autodiff",
+           [](Ir &ir, GraphId g, const std::vector<TensorId> &provided,
+              const std::vector<TensorId> &required) {
+             const GradGraphInfo info = autodiff(ir, g, provided, required);
+             auto connections = [](const std::vector<ExpectedConnection> &list) {
+               std::vector<std::pair<TensorId, bool>> out;
+               for (const auto &c : list)
+                 out.emplace_back(c.fwd, c.isGrad);
+               return out;
+             };
+             return py::make_tuple(info.graph, connections(info.expectedInputs),
+                                   connections(info.expectedOutputs));
+           })
       .def("stream_name", [](const Ir &ir, StreamId s) { return ir.stream(s).name; })
       .def("stream_shape", [](const Ir &ir, StreamId s) { return ir.stream(s).spec.shape; })
       .def("stream_dtype",

@@ -23,6 +23,16 @@ class Graph:
     def main_graph(self):
         return self._ir.main_graph
 
+    @property
+    def inputs(self):
+        from .tensor import Tensor
+        return tuple(Tensor(self, t) for t in self._ir._pb.graph_inputs(self._id))
+
+    @property
+    def outputs(self):
+        from .tensor import Tensor
+        return tuple(Tensor(self, t) for t in self._ir._pb.graph_outputs(self._id))
+
     def __enter__(self):
         context._push(self)
         return self

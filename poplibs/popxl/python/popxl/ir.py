@@ -31,3 +31,31 @@ class Ir:
 
     def create_empty_graph(self, name="graph"):
         return Graph(self, self._pb.create_graph(name))
+
+    def create_graph(self, fn, *args, **kwargs):
+        """A new graph made by calling `fn` inside it: each Tensor or TensorSpec argument becomes
+        an input of the graph (in order), and what `fn` returns (a Tensor, a tuple of them or
+        None) its outputs."""
+        from .tensor import Tensor, TensorSpec, graph_input, graph_output
+        name = getattr(fn, "__qualname__", "graph") + "_subgraph"
+        graph = self.create_empty_graph(name)
+
+        def as_input(value, name):
+            if isinstance(value, (Tensor, TensorSpec)):
+                return graph_input(value.shape, value.dtype, name)
+            if isinstance(value, (list, tuple)) and all(
+                    isinstance(v, (Tensor, TensorSpec)) for v in value):
+                return type(value)(as_input(v, f"{name}_{i}") for i, v in enumerate(value))
+            return value
+
+        with graph:
+            inputs = [as_input(a, f"input_{i}") for i, a in enumerate(args)]
+            kw = {k: as_input(v, k) for k, v in kwargs.items()}
+            result = fn(*inputs, **kw)
+            if result is None:
+                result = ()
+            elif isinstance(result, Tensor):
+                result = (result,)
+            for t in result:
+                graph_output(t)
+        return graph

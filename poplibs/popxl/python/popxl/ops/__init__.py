@@ -4,6 +4,7 @@ import numpy as np
 from .. import context
 from ..tensor import Tensor, constant
 from . import var_updates  # noqa: F401 (popxl.ops.var_updates)
+from .call import call, call_with_info, CallSiteInfo  # noqa: F401
 
 
 def _create(op_type, inputs, attrs=None, name=None):
@@ -132,3 +133,16 @@ def host_load(d2h_stream, name=None):
 
 def host_store(d2h_stream, t, name=None):
     _create("host_store", [t], {"stream": d2h_stream._id}, name)
+
+
+def nll_loss_with_softmax_grad(probs, labels, loss_grad=1, ignore_index=None, reduction="mean",
+                               name=None):
+    """The negative log-likelihood of `labels` under `probs` (a softmax's output), and its
+    gradient by the softmax's input (scaled by `loss_grad`): (loss, dx)."""
+    if ignore_index is not None:
+        raise ValueError("popxl.ops.nll_loss_with_softmax_grad: ignore_index is not supported "
+                         "yet")
+    red = reduction if isinstance(reduction, str) else reduction.name.lower()
+    loss, dx = _create("nll_loss_with_softmax_grad", [probs, labels],
+                       {"reduction": red, "loss_grad": float(loss_grad)}, name)
+    return loss, dx

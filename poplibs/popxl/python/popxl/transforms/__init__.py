@@ -1,0 +1,2 @@
+"""popxl.transforms: autodiff."""
+from .autodiff import autodiff, GradGraphInfo, ExpectedConnection, ExpectedConnectionType  # noqa: F401
