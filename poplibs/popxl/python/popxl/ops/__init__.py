@@ -5,6 +5,7 @@ from .. import context
 from ..tensor import Tensor, constant
 from . import var_updates  # noqa: F401 (popxl.ops.var_updates)
 from .call import call, call_with_info, CallSiteInfo  # noqa: F401
+from .var_updates import scaled_add_  # noqa: F401 (also popxl.ops.scaled_add_)
 
 
 def _create(op_type, inputs, attrs=None, name=None):

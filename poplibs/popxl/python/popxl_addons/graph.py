@@ -1,0 +1,44 @@
+"""GraphWithNamedArgs and BoundGraph: a graph with its variable inputs named, and the same graph
+with those inputs bound to the caller's tensors."""
+import popxl.ops as ops
+
+from .named_tensors import NamedTensors
+
+
+class BoundGraph:
+    def __init__(self, graph, args):
+        self.graph = graph
+        self.args = dict(args)
+
+    def call_with_info(self, *targs, args=None):
+        return ops.call_with_info(self.graph, *targs, inputs_dict={**self.args, **(args or {})})
+
+    def call(self, *targs, args=None):
+        return self.call_with_info(*targs, args=args).outputs
+
+    def bind(self, args):
+        return BoundGraph(self.graph, {**self.args, **dict(args)})
+
+
+class GraphWithNamedArgs:
+    def __init__(self, graph, args=None, grad_graph_info=None):
+        self.graph = graph
+        self.args = args if args is not None else NamedTensors()
+        self.grad_graph_info = grad_graph_info
+        self._differentiated = False
+
+    def bind(self, args):
+        """`args`: NamedTensors (matched to this graph's named inputs by key) or a mapping."""
+        if isinstance(args, NamedTensors):
+            return BoundGraph(self.graph, self.args.to_mapping(args))
+        return BoundGraph(self.graph, args)
+
+    def call_with_info(self, *targs, args=None):
+        return ops.call_with_info(self.graph, *targs, inputs_dict=args or {})
+
+    def call(self, *targs, args=None):
+        return self.call_with_info(*targs, args=args).outputs
+
+    def autodiff(self, grads_provided=None, grads_required=None, **kwargs):
+        from .transforms import autodiff
+        return autodiff(self, grads_provided, grads_required)
