@@ -258,7 +258,7 @@ int main(int argc, char **argv) {
         right += correct[s];
       if ((c + 1) % 10 == 0 || c + 1 == chunksPerEpoch)
         std::cout << "epoch " << e + 1 << " images " << seen << " train accuracy "
-                  << 100.0 * right / seen << "% (" << secondsSince(start) << " s)\n";
+                  << 100.0 * right / seen << "% (" << secondsSince(start) << " s)" << std::endl;
     }
   }
   std::cout << "Test accuracy: " << evaluate() << "% on " << test.n << " images\n";
