@@ -122,3 +122,23 @@ def test_autodiff_errors():
         g = ir.create_graph(lambda t: ops.max(t, axis=0), popxl.TensorSpec((3, 2), popxl.float32))
     with pytest.raises(ValueError, match="reduce_max.*no gradient"):
         autodiff(g)
+
+
+def test_repeat_carries_outputs_to_inputs():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.variable(np.array([1.0, 2.0], np.float32), name="x")
+        step = popxl.variable(np.array([0.5, 0.5], np.float32), name="step")
+        body = ir.create_graph(lambda a, s: a * 2.0 + s, x, step)
+        y, = ops.repeat(body, 3, x, step)
+        out = popxl.d2h_stream((2,), popxl.float32, "y")
+        ops.host_store(out, y)
+        with pytest.raises(ValueError, match="repeat_count must be at least 1"):
+            ops.repeat(body, 0, x, step)
+    session = popxl.Session(ir, "cpu")
+    with session:
+        got = session.run({})[out]
+    want = np.array([1.0, 2.0])
+    for _ in range(3):
+        want = want * 2 + 0.5
+    np.testing.assert_allclose(got, want)

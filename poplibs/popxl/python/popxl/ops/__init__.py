@@ -4,7 +4,7 @@ import numpy as np
 from .. import context
 from ..tensor import Tensor, constant
 from . import var_updates  # noqa: F401 (popxl.ops.var_updates)
-from .call import call, call_with_info, CallSiteInfo  # noqa: F401
+from .call import call, call_with_info, CallSiteInfo, repeat, repeat_with_info  # noqa: F401
 from .var_updates import scaled_add_  # noqa: F401 (also popxl.ops.scaled_add_)
 
 

@@ -36,28 +36,49 @@ class CallSiteInfo:
         raise ValueError(f"popxl: {t} is not connected to this call")
 
 
-def call_with_info(graph, *inputs, inputs_dict=None, check_inputs=True):
-    from . import _create
+def _arguments(graph, inputs, inputs_dict, what):
+    """The caller's tensors for each input of `graph`, positional first, then by name."""
     graph_inputs = graph.inputs
     args = list(inputs)
     if inputs_dict:
-        by_sub = {sub: parent for sub, parent in inputs_dict.items()}
         args = args + [None] * (len(graph_inputs) - len(args))
         for i, sub in enumerate(graph_inputs):
-            if sub in by_sub:
+            if sub in inputs_dict:
                 if args[i] is not None:
-                    raise ValueError(f"popxl.ops.call: input {sub} given twice")
-                args[i] = by_sub[sub]
+                    raise ValueError(f"popxl.ops.{what}: input {sub} given twice")
+                args[i] = inputs_dict[sub]
     if len(args) != len(graph_inputs) or any(a is None for a in args):
-        raise ValueError(f"popxl.ops.call: {graph} has {len(graph_inputs)} inputs, "
+        raise ValueError(f"popxl.ops.{what}: {graph} has {len(graph_inputs)} inputs, "
                          f"{len([a for a in args if a is not None])} given")
+    return args
+
+
+def call_with_info(graph, *inputs, inputs_dict=None, check_inputs=True):
     from .. import context
+    from ..tensor import Tensor
+    args = _arguments(graph, inputs, inputs_dict, "call")
     caller = context.gcg()
     outs = caller.ir._pb.create_op(caller.id, "call", [a.id for a in args], {},
                                    f"call({graph.name})", [graph.id])
-    from ..tensor import Tensor
     return CallSiteInfo(graph, args, [Tensor(caller, o) for o in outs])
 
 
 def call(graph, *inputs, inputs_dict=None):
     return call_with_info(graph, *inputs, inputs_dict=inputs_dict).outputs
+
+
+def repeat_with_info(graph, repeat_count, *inputs, inputs_dict=None, check_inputs=True):
+    """Calls `graph` repeat_count times; after each iteration its N outputs are copied onto its
+    first N inputs (loop-carried), the other inputs keep their values."""
+    from .. import context
+    from ..tensor import Tensor
+    args = _arguments(graph, inputs, inputs_dict, "repeat")
+    caller = context.gcg()
+    outs = caller.ir._pb.create_op(caller.id, "repeat", [a.id for a in args],
+                                   {"repeat_count": int(repeat_count)},
+                                   f"repeat({graph.name})", [graph.id])
+    return CallSiteInfo(graph, args, [Tensor(caller, o) for o in outs])
+
+
+def repeat(graph, repeat_count, *inputs, inputs_dict=None):
+    return repeat_with_info(graph, repeat_count, *inputs, inputs_dict=inputs_dict).outputs
