@@ -37,6 +37,16 @@ std::vector<TensorSpec> inferCall(const Ir &ir, const OpInfo &op) {
   return outs;
 }
 
+namespace {
+/// Inputs passed by reference (TensorByRef) get the called graph's final value back.
+void copyBackByRef(const LowerContext &c, const OpInfo &op, const LoweredGraph &called) {
+  const auto &byRef = c.ir.graph(op.calledGraphs[0]).inputByRef;
+  for (std::size_t i = 0; i < op.inputs.size(); ++i)
+    if (byRef[i])
+      c.prog.add(poplar::program::Copy(called.inputs[i], c.in(op, i), false, op.name));
+}
+} // namespace
+
 void lowerCall(const LowerContext &c, const OpInfo &op) {
   const LoweredGraph &called = c.lowerGraph(op.calledGraphs[0]);
   for (std::size_t i = 0; i < op.inputs.size(); ++i)
@@ -47,6 +57,7 @@ void lowerCall(const LowerContext &c, const OpInfo &op) {
     c.prog.add(poplar::program::Copy(called.outputs[i], out, false, op.name));
     c.setOut(op, i, out);
   }
+  copyBackByRef(c, op, called);
 }
 
 std::vector<TensorSpec> inferRepeat(const Ir &ir, const OpInfo &op) {
@@ -76,6 +87,7 @@ void lowerRepeat(const LowerContext &c, const OpInfo &op) {
   for (std::size_t i = 0; i < called.outputs.size(); ++i)
     body.add(poplar::program::Copy(called.outputs[i], called.inputs[i], false, op.name));
   c.prog.add(poplar::program::Repeat(unsigned(intAttr(op, "repeat_count")), body, op.name));
+  copyBackByRef(c, op, called);
   // After the loop the carried values are in the inputs (the last outputs copied there).
   for (std::size_t i = 0; i < called.outputs.size(); ++i) {
     poplar::Tensor out = c.graph.clone(called.inputs[i], op.name + "/out");

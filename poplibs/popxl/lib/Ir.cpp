@@ -48,10 +48,10 @@ std::string toString(const TensorSpec &spec) {
   return os.str();
 }
 
-Ir::Ir() { graphs_.push_back({"main_graph", {}, {}, {}}); }
+Ir::Ir() { graphs_.push_back({"main_graph", {}, {}, {}, {}}); }
 
 GraphId Ir::createGraph(const std::string &name) {
-  graphs_.push_back({name, {}, {}, {}});
+  graphs_.push_back({name, {}, {}, {}, {}});
   return graphs_.size() - 1;
 }
 
@@ -108,10 +108,11 @@ TensorId Ir::addConstant(GraphId g, const std::string &name, const TensorSpec &s
   return addTensor({name, spec, TensorKind::Constant, g, std::move(data)});
 }
 
-TensorId Ir::addGraphInput(GraphId g, const std::string &name, const TensorSpec &spec) {
+TensorId Ir::addGraphInput(GraphId g, const std::string &name, const TensorSpec &spec, bool byRef) {
   graph(g);
   TensorId t = addTensor({name, spec, TensorKind::GraphInput, g, {}});
   graphs_[g].inputs.push_back(t);
+  graphs_[g].inputByRef.push_back(byRef);
   return t;
 }
 

@@ -54,9 +54,13 @@ PYBIND11_MODULE(_popxl, m) {
               const std::string &dtype, const py::buffer &data) {
              return ir.addConstant(g, name, specOf(shape, dtype), bytesOf(data));
            })
-      .def("add_graph_input",
-           [](Ir &ir, GraphId g, const std::string &name, const std::vector<std::int64_t> &shape,
-              const std::string &dtype) { return ir.addGraphInput(g, name, specOf(shape, dtype)); })
+      .def(
+          "add_graph_input",
+          [](Ir &ir, GraphId g, const std::string &name, const std::vector<std::int64_t> &shape,
+             const std::string &dtype,
+             bool byRef) { return ir.addGraphInput(g, name, specOf(shape, dtype), byRef); },
+          py::arg("graph"), py::arg("name"), py::arg("shape"), py::arg("dtype"),
+          py::arg("by_ref") = false)
       .def("add_graph_output", &Ir::addGraphOutput)
       .def("add_stream",
            [](Ir &ir, const std::string &name, const std::vector<std::int64_t> &shape,

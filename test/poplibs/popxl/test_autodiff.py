@@ -142,3 +142,24 @@ def test_repeat_carries_outputs_to_inputs():
     for _ in range(3):
         want = want * 2 + 0.5
     np.testing.assert_allclose(got, want)
+
+
+def test_tensor_by_ref_updates_reach_the_caller():
+    def sgd(w: popxl.TensorByRef, g: popxl.Tensor):
+        ops.var_updates.accumulate_(w, g, f=-0.5)
+
+    def by_value(w: popxl.Tensor, g: popxl.Tensor):
+        ops.var_updates.accumulate_(w, g, f=-0.5)
+
+    ir = popxl.Ir()
+    with ir.main_graph:
+        w = popxl.variable(np.array([1.0, 2.0], np.float32), name="w")
+        v = popxl.variable(np.array([1.0, 2.0], np.float32), name="v")
+        g = popxl.constant(np.array([2.0, 2.0], np.float32))
+        ops.call(ir.create_graph(sgd, w, g), w, g)
+        ops.call(ir.create_graph(by_value, v, g), v, g)
+    session = popxl.Session(ir, "cpu")
+    with session:
+        session.run({})
+        np.testing.assert_allclose(session.get_tensor_data(w), [0.0, 1.0])
+        np.testing.assert_allclose(session.get_tensor_data(v), [1.0, 2.0])

@@ -64,6 +64,9 @@ struct GraphInfo {
   std::string name;
   std::vector<OpId> ops; // in creation order, which is a valid schedule
   std::vector<TensorId> inputs, outputs;
+  /// Per input: passed by reference (TensorByRef): a call copies its final value back to the
+  /// caller's tensor.
+  std::vector<bool> inputByRef;
 };
 
 struct StreamInfo {
@@ -87,7 +90,8 @@ public:
                        std::vector<std::uint8_t> data);
   TensorId addConstant(GraphId graph, const std::string &name, const TensorSpec &spec,
                        std::vector<std::uint8_t> data);
-  TensorId addGraphInput(GraphId graph, const std::string &name, const TensorSpec &spec);
+  TensorId addGraphInput(GraphId graph, const std::string &name, const TensorSpec &spec,
+                         bool byRef = false);
   void addGraphOutput(GraphId graph, TensorId t);
   StreamId addStream(const std::string &name, const TensorSpec &spec, bool hostToDevice);
 

@@ -8,5 +8,5 @@ from .ir import Ir  # noqa: F401
 from .session import Session  # noqa: F401
 from .streams import (HostToDeviceStream, DeviceToHostStream, h2d_stream,  # noqa: F401
                       d2h_stream)
-from .tensor import (Tensor, TensorSpec, Variable, Constant, variable, constant,  # noqa: F401
-                     graph_input, graph_output)
+from .tensor import (Tensor, TensorByRef, TensorSpec, Variable, Constant, variable,  # noqa: F401
+                     constant, graph_input, graph_output)

@@ -36,21 +36,36 @@ class Ir:
         """A new graph made by calling `fn` inside it: each Tensor or TensorSpec argument becomes
         an input of the graph (in order), and what `fn` returns (a Tensor, a tuple of them or
         None) its outputs."""
-        from .tensor import Tensor, TensorSpec, graph_input, graph_output
+        import inspect
+        import typing
+        from .tensor import Tensor, TensorByRef, TensorSpec, graph_input, graph_output
         name = getattr(fn, "__qualname__", "graph") + "_subgraph"
         graph = self.create_empty_graph(name)
+        # Parameters hinted TensorByRef (or List[TensorByRef]) are passed by reference.
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+            hints = typing.get_type_hints(fn)
+        except (TypeError, ValueError, NameError):
+            params, hints = [], {}
 
-        def as_input(value, name):
+        def by_ref(index, key):
+            pname = key if key is not None else (params[index].name if index < len(params)
+                                                 else None)
+            hint = hints.get(pname)
+            return hint is TensorByRef or TensorByRef in getattr(hint, "__args__", ())
+
+        def as_input(value, name, ref):
             if isinstance(value, (Tensor, TensorSpec)):
-                return graph_input(value.shape, value.dtype, name)
+                return graph_input(value.shape, value.dtype, name, by_ref=ref)
             if isinstance(value, (list, tuple)) and all(
                     isinstance(v, (Tensor, TensorSpec)) for v in value):
-                return type(value)(as_input(v, f"{name}_{i}") for i, v in enumerate(value))
+                return type(value)(as_input(v, f"{name}_{i}", ref) for i, v in enumerate(value))
             return value
 
         with graph:
-            inputs = [as_input(a, f"input_{i}") for i, a in enumerate(args)]
-            kw = {k: as_input(v, k) for k, v in kwargs.items()}
+            inputs = [as_input(a, params[i].name if i < len(params) else f"input_{i}",
+                               by_ref(i, None)) for i, a in enumerate(args)]
+            kw = {k: as_input(v, k, by_ref(None, k)) for k, v in kwargs.items()}
             result = fn(*inputs, **kw)
             if result is None:
                 result = ()

@@ -158,6 +158,11 @@ class Tensor:
         return f"Tensor[{self.name} {self.dtype} {self.shape}]"
 
 
+class TensorByRef(Tensor):
+    """A type hint for Ir.create_graph: the parameter is passed by reference, so what the graph
+    writes to it in place (var_updates) is copied back to the caller's tensor."""
+
+
 class Variable(Tensor):
     """A tensor of the main graph with a host value, live for the whole program."""
 
@@ -200,7 +205,7 @@ def graph_input(shape, dtype, name=None, by_ref=False, meta_shape=None):
     """An input of the current graph."""
     graph = context.gcg()
     tid = graph.ir._pb.add_graph_input(graph.id, name or "input", list(shape),
-                                       _dtype.as_dtype(dtype).name)
+                                       _dtype.as_dtype(dtype).name, bool(by_ref))
     return Tensor(graph, tid)
 
 
