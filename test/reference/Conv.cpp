@@ -115,21 +115,28 @@ Sizes sizesOf(const ConvParams &p) {
   return s;
 }
 
+/// Calls f(inIndex, weightIndex, outIndex) (flat indices of the three tensors) for every
+/// multiply-accumulate of the convolution.
+void forEachMac(const ConvParams &p,
+                const std::function<void(std::size_t, std::size_t, std::size_t)> &f) {
+  const Sizes s = sizesOf(p);
+  forEachConnection(p, [&](std::size_t o, std::size_t i, std::size_t t) {
+    for (std::size_t b = 0; b < p.batchSize; ++b)
+      for (std::size_t g = 0; g < s.G; ++g)
+        for (std::size_t co = 0; co < s.Co; ++co)
+          for (std::size_t ci = 0; ci < s.Ci; ++ci)
+            f(((b * s.G + g) * s.Ci + ci) * s.in + i, ((g * s.Co + co) * s.Ci + ci) * s.taps + t,
+              ((b * s.G + g) * s.Co + co) * s.out + o);
+  });
+}
+
 } // namespace
 
 std::vector<double> convolution(const ConvParams &p, const std::vector<double> &in,
                                 const std::vector<double> &weights) {
   const Sizes s = sizesOf(p);
   std::vector<double> out(p.batchSize * s.G * s.Co * s.out, 0.0);
-  forEachConnection(p, [&](std::size_t o, std::size_t i, std::size_t t) {
-    for (std::size_t b = 0; b < p.batchSize; ++b)
-      for (std::size_t g = 0; g < s.G; ++g)
-        for (std::size_t co = 0; co < s.Co; ++co)
-          for (std::size_t ci = 0; ci < s.Ci; ++ci)
-            out[((b * s.G + g) * s.Co + co) * s.out + o] +=
-                in[((b * s.G + g) * s.Ci + ci) * s.in + i] *
-                weights[((g * s.Co + co) * s.Ci + ci) * s.taps + t];
-  });
+  forEachMac(p, [&](std::size_t x, std::size_t w, std::size_t y) { out[y] += in[x] * weights[w]; });
   return out;
 }
 
@@ -137,14 +144,8 @@ std::vector<double> convolutionInputGrad(const ConvParams &p, const std::vector<
                                          const std::vector<double> &weights) {
   const Sizes s = sizesOf(p);
   std::vector<double> inGrad(p.batchSize * s.G * s.Ci * s.in, 0.0);
-  forEachConnection(p, [&](std::size_t o, std::size_t i, std::size_t t) {
-    for (std::size_t b = 0; b < p.batchSize; ++b)
-      for (std::size_t g = 0; g < s.G; ++g)
-        for (std::size_t co = 0; co < s.Co; ++co)
-          for (std::size_t ci = 0; ci < s.Ci; ++ci)
-            inGrad[((b * s.G + g) * s.Ci + ci) * s.in + i] +=
-                outGrad[((b * s.G + g) * s.Co + co) * s.out + o] *
-                weights[((g * s.Co + co) * s.Ci + ci) * s.taps + t];
+  forEachMac(p, [&](std::size_t x, std::size_t w, std::size_t y) {
+    inGrad[x] += outGrad[y] * weights[w];
   });
   return inGrad;
 }
@@ -153,15 +154,8 @@ std::vector<double> convolutionWeightGrad(const ConvParams &p, const std::vector
                                           const std::vector<double> &in) {
   const Sizes s = sizesOf(p);
   std::vector<double> wGrad(s.G * s.Co * s.Ci * s.taps, 0.0);
-  forEachConnection(p, [&](std::size_t o, std::size_t i, std::size_t t) {
-    for (std::size_t b = 0; b < p.batchSize; ++b)
-      for (std::size_t g = 0; g < s.G; ++g)
-        for (std::size_t co = 0; co < s.Co; ++co)
-          for (std::size_t ci = 0; ci < s.Ci; ++ci)
-            wGrad[((g * s.Co + co) * s.Ci + ci) * s.taps + t] +=
-                outGrad[((b * s.G + g) * s.Co + co) * s.out + o] *
-                in[((b * s.G + g) * s.Ci + ci) * s.in + i];
-  });
+  forEachMac(p,
+             [&](std::size_t x, std::size_t w, std::size_t y) { wGrad[w] += outGrad[y] * in[x]; });
   return wGrad;
 }
 

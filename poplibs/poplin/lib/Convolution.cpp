@@ -19,7 +19,6 @@
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 
-#include <functional>
 #include <ostream>
 
 namespace poplin {
@@ -292,10 +291,12 @@ Tensor calculateWeightDeltas(Graph &graph, const Tensor &zDeltas, const Tensor &
   return result;
 }
 
-void convolutionWeightUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &weights,
-                             const Tensor &activations, ConvParams params, const Tensor &scale,
-                             Sequence &prog, const DebugContext &debugContext,
-                             const OptionFlags &options, PlanningCache *cache) {
+/// weights += scale.dW, scale a float or a one-element tensor.
+template <class Scale>
+static void weightUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &weights,
+                         const Tensor &activations, const ConvParams &params, const Scale &scale,
+                         Sequence &prog, const DebugContext &debugContext,
+                         const OptionFlags &options, PlanningCache *cache) {
   checkTensor("poplin::convolutionWeightUpdate", "weights", weights, weightsShape(params),
               params.inputType);
   Tensor dW = calculateWeightDeltas(graph, zDeltas, activations, params, prog, debugContext,
@@ -304,14 +305,19 @@ void convolutionWeightUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &
 }
 
 void convolutionWeightUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &weights,
+                             const Tensor &activations, ConvParams params, const Tensor &scale,
+                             Sequence &prog, const DebugContext &debugContext,
+                             const OptionFlags &options, PlanningCache *cache) {
+  weightUpdate(graph, zDeltas, weights, activations, params, scale, prog, debugContext, options,
+               cache);
+}
+
+void convolutionWeightUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &weights,
                              const Tensor &activations, ConvParams params, float scale,
                              Sequence &prog, const DebugContext &debugContext,
                              const OptionFlags &options, PlanningCache *cache) {
-  checkTensor("poplin::convolutionWeightUpdate", "weights", weights, weightsShape(params),
-              params.inputType);
-  Tensor dW = calculateWeightDeltas(graph, zDeltas, activations, params, prog, debugContext,
-                                    options, cache);
-  popops::scaledAddTo(graph, weights, dW, scale, prog, debugContext);
+  weightUpdate(graph, zDeltas, weights, activations, params, scale, prog, debugContext, options,
+               cache);
 }
 
 Tensor createBiases(Graph &graph, const Tensor &acts, const DebugContext &debugContext) {
@@ -349,33 +355,28 @@ void addBias(Graph &graph, const Tensor &acts, const Tensor &biases, Sequence &p
                      {debugContext, "addBias"});
 }
 
+/// biases += scale . (zDeltas summed over batch and field), scale a float or a tensor.
+template <class Scale>
 static void biasUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &biases,
-                       const std::function<void(const Tensor &)> &apply, Sequence &prog,
-                       const DebugContext &debugContext) {
+                       const Scale &scale, Sequence &prog, const DebugContext &debugContext) {
   biasesLike("poplin::convolutionBiasUpdate", zDeltas, biases);
   std::vector<std::size_t> dims = {0};
   for (unsigned d = 2; d < zDeltas.rank(); ++d)
     dims.push_back(d);
   Tensor sums = popops::reduce(graph, zDeltas, biases.elementType(), dims, {popops::Operation::ADD},
                                prog, {debugContext, "biasDeltas"});
-  apply(sums);
+  popops::scaledAddTo(graph, biases, sums, scale, prog, debugContext);
 }
 
 void convolutionBiasUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &biases,
                            const Tensor &scale, const OptionFlags &, Sequence &prog,
                            const DebugContext &debugContext) {
-  biasUpdate(
-      graph, zDeltas, biases,
-      [&](const Tensor &d) { popops::scaledAddTo(graph, biases, d, scale, prog, debugContext); },
-      prog, debugContext);
+  biasUpdate(graph, zDeltas, biases, scale, prog, debugContext);
 }
 
 void convolutionBiasUpdate(Graph &graph, const Tensor &zDeltas, const Tensor &biases, float scale,
                            const OptionFlags &, Sequence &prog, const DebugContext &debugContext) {
-  biasUpdate(
-      graph, zDeltas, biases,
-      [&](const Tensor &d) { popops::scaledAddTo(graph, biases, d, scale, prog, debugContext); },
-      prog, debugContext);
+  biasUpdate(graph, zDeltas, biases, scale, prog, debugContext);
 }
 
 void reportPlanInfo(std::ostream &out, const Graph &graph, const ConvParams &params,

@@ -11,7 +11,6 @@
 #include <poputil/DebugInfo.hpp>
 #include <poputil/exceptions.hpp>
 
-#include <functional>
 #include <ostream>
 
 namespace poplin {
@@ -113,16 +112,17 @@ Tensor create(Graph &graph, const std::string &api, bool grouped, MatMulOperand 
   return grouped ? t : t.squeeze({0});
 }
 
-void accumulate(Graph &graph, const std::string &api, bool grouped, const Tensor &C,
-                const std::function<void(const Tensor &)> &scaledAdd, const Tensor &A,
-                const Tensor &B, Sequence &prog, const DebugContext &debugContext,
+/// C += k.A.B, k a float or a one-element tensor (popops::scaledAddTo takes either).
+template <class Scale>
+void accumulate(Graph &graph, const std::string &api, bool grouped, const Tensor &C, const Scale &k,
+                const Tensor &A, const Tensor &B, Sequence &prog, const DebugContext &debugContext,
                 const OptionFlags &options, PlanningCache *cache) {
-  Tensor product_ = product(graph, api, grouped, A, B, C.elementType(), nullptr, prog, debugContext,
-                            options, cache);
-  if (product_.shape() != C.shape())
+  Tensor p = product(graph, api, grouped, A, B, C.elementType(), nullptr, prog, debugContext,
+                     options, cache);
+  if (p.shape() != C.shape())
     raise<poputil::poplibs_error>(api, ": C ", shapeText(C.shape()), " should be ",
-                                  shapeText(product_.shape()));
-  scaledAdd(product_);
+                                  shapeText(p.shape()));
+  popops::scaledAddTo(graph, C, p, k, prog, debugContext);
 }
 
 } // namespace
@@ -163,37 +163,27 @@ void matMulGroupedWithOutput(Graph &graph, const Tensor &A, const Tensor &B, Ten
 void matMulAcc(Graph &graph, const Tensor &C, float k, const Tensor &A, const Tensor &B,
                Sequence &prog, const DebugContext &debugContext, const OptionFlags &options,
                PlanningCache *cache) {
-  accumulate(
-      graph, "poplin::matMulAcc", false, C,
-      [&](const Tensor &p) { popops::scaledAddTo(graph, C, p, k, prog, debugContext); }, A, B, prog,
-      debugContext, options, cache);
+  accumulate(graph, "poplin::matMulAcc", false, C, k, A, B, prog, debugContext, options, cache);
 }
 
 void matMulAcc(Graph &graph, const Tensor &C, const Tensor &k, const Tensor &A, const Tensor &B,
                Sequence &prog, const DebugContext &debugContext, const OptionFlags &options,
                PlanningCache *cache) {
-  accumulate(
-      graph, "poplin::matMulAcc", false, C,
-      [&](const Tensor &p) { popops::scaledAddTo(graph, C, p, k, prog, debugContext); }, A, B, prog,
-      debugContext, options, cache);
+  accumulate(graph, "poplin::matMulAcc", false, C, k, A, B, prog, debugContext, options, cache);
 }
 
 void matMulGroupedAcc(Graph &graph, const Tensor &C, float k, const Tensor &A, const Tensor &B,
                       Sequence &prog, const DebugContext &debugContext, const OptionFlags &options,
                       PlanningCache *cache) {
-  accumulate(
-      graph, "poplin::matMulGroupedAcc", true, C,
-      [&](const Tensor &p) { popops::scaledAddTo(graph, C, p, k, prog, debugContext); }, A, B, prog,
-      debugContext, options, cache);
+  accumulate(graph, "poplin::matMulGroupedAcc", true, C, k, A, B, prog, debugContext, options,
+             cache);
 }
 
 void matMulGroupedAcc(Graph &graph, const Tensor &C, const Tensor &k, const Tensor &A,
                       const Tensor &B, Sequence &prog, const DebugContext &debugContext,
                       const OptionFlags &options, PlanningCache *cache) {
-  accumulate(
-      graph, "poplin::matMulGroupedAcc", true, C,
-      [&](const Tensor &p) { popops::scaledAddTo(graph, C, p, k, prog, debugContext); }, A, B, prog,
-      debugContext, options, cache);
+  accumulate(graph, "poplin::matMulGroupedAcc", true, C, k, A, B, prog, debugContext, options,
+             cache);
 }
 
 #define POPLIN_CREATE(fn, grouped, which)                                                          \
