@@ -1330,19 +1330,24 @@ bool FunctionLowering::lowerBranch(const llvm::Instruction &i) {
 bool lowerFunctions(const llvm::Module &m, const GlobalOffsets &globals, mir::Module &out,
                     SourceDiagnostics &diags) {
   std::map<const llvm::Function *, mir::Function *> functions;
+  std::vector<const llvm::Function *> order;
   for (const llvm::Function &f : m) {
     if (f.isDeclaration())
       continue;
     out.functions.push_back(std::make_unique<mir::Function>());
     out.functions.back()->name = f.getName().str();
     functions[&f] = out.functions.back().get();
+    order.push_back(&f);
   }
   std::map<std::string, std::uint32_t> files;
   for (std::uint32_t k = 0; k < out.files.size(); ++k)
     files[out.files[k]] = k;
   bool ok = true;
-  for (const auto &[f, mf] : functions) {
-    FunctionLowering lowering(*f, *mf, globals, functions, files, out, diags);
+  // In module order, not the map's pointer order: the file table fills as functions are lowered,
+  // and the same source must give the same bytes whatever the heap layout (the codelet cache
+  // and reproducible builds compare them).
+  for (const llvm::Function *f : order) {
+    FunctionLowering lowering(*f, *functions[f], globals, functions, files, out, diags);
     ok &= lowering.run();
   }
   return ok;
