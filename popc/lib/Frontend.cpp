@@ -14,7 +14,10 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/Utils.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #ifndef POPC_CLANG_RESOURCE_DIR
@@ -144,6 +147,12 @@ private:
   std::vector<VertexInfo> &vertices_;
 };
 
+/// Every file the preprocessor enters, system headers too: the codelet cache must see a change
+/// to any of them (popc's own headers and libc++ included), as make does with -MD.
+class AllDependencies : public DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+};
+
 /// Clang -cc1 arguments for compiling a codelet for the tile.
 std::vector<std::string> frontendArgs(const std::string &file, const CompileOptions &o) {
   std::vector<std::string> args = {
@@ -179,7 +188,8 @@ std::vector<std::string> frontendArgs(const std::string &file, const CompileOpti
 
 std::unique_ptr<llvm::Module> compileToIR(const std::string &file, const CompileOptions &options,
                                           llvm::LLVMContext &context,
-                                          std::vector<VertexInfo> &vertices) {
+                                          std::vector<VertexInfo> &vertices,
+                                          std::vector<std::string> &dependencies) {
   std::vector<std::string> args = frontendArgs(file, options);
   std::vector<const char *> argv;
   for (const std::string &a : args)
@@ -195,9 +205,18 @@ std::unique_ptr<llvm::Module> compileToIR(const std::string &file, const Compile
   ci->getDiagnostics().setSeverity(diag::warn_unsupported_target_attribute, diag::Severity::Ignored,
                                    SourceLocation());
 
+  auto collector = std::make_shared<AllDependencies>();
+  ci->addDependencyCollector(collector);
+
   PopcAction action(context, vertices);
   if (!ci->ExecuteAction(action) || ci->getDiagnostics().hasErrorOccurred() || !action.module)
     return nullptr;
+  for (const std::string &dep : collector->getDependencies()) {
+    llvm::SmallString<256> path(dep);
+    llvm::sys::fs::make_absolute(path);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    dependencies.push_back(std::string(path));
+  }
   return std::move(action.module);
 }
 

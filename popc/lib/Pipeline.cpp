@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace popc {
 
@@ -43,12 +44,13 @@ void dump(const char *stage, const mir::Module &m) {
 std::unique_ptr<llvm::Module> compileInputs(const CompileOptions &options,
                                             llvm::LLVMContext &context,
                                             std::vector<VertexInfo> &vertices,
+                                            std::vector<std::string> &dependencies,
                                             SourceDiagnostics &diags) {
   std::unique_ptr<llvm::Module> linked;
   bool ok = true;
   for (const std::string &file : options.inputs) {
     std::vector<VertexInfo> found;
-    std::unique_ptr<llvm::Module> m = compileToIR(file, options, context, found);
+    std::unique_ptr<llvm::Module> m = compileToIR(file, options, context, found, dependencies);
     if (!m) {
       ok = false;
       continue;
@@ -74,13 +76,22 @@ std::unique_ptr<llvm::Module> compileInputs(const CompileOptions &options,
 
 } // namespace
 
-bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out) {
+bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
+                     std::vector<std::string> *dependencies) {
   SourceDiagnostics diags;
   llvm::LLVMContext context;
   std::vector<VertexInfo> vertices;
-  std::unique_ptr<llvm::Module> module = compileInputs(options, context, vertices, diags);
+  std::vector<std::string> read;
+  std::unique_ptr<llvm::Module> module = compileInputs(options, context, vertices, read, diags);
   if (!module)
     return false;
+  if (dependencies) {
+    // Inputs sharing headers list them once.
+    std::set<std::string> seen;
+    for (std::string &file : read)
+      if (seen.insert(file).second)
+        dependencies->push_back(std::move(file));
+  }
   dump("frontend", *module);
 
   // LLVM IR stages.

@@ -7,12 +7,15 @@
 #include "gp/GpFile.hpp"
 
 #include <string>
+#include <vector>
 
 namespace popc {
 
 /// Compiles every input of `options` into one code object. Problems are reported as Clang
 /// diagnostics on stderr; returns false if there was an error (then `out` is unspecified).
-bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out);
+/// `dependencies`, if given, receives every file the compile read, each once (for popc -MD).
+bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
+                     std::vector<std::string> *dependencies = nullptr);
 
 /// Readable listing of a code object: vertices and their fields, then the code with labels,
 /// source lines and symbols (what -S writes and --disassemble prints).

@@ -1,4 +1,5 @@
 // popc: compiles C++ codelets into a .gp code object for the simulated IPU tile.
+#include "DependencyFile.hpp"
 #include "Pipeline.hpp"
 
 #include "llvm/ADT/SmallVector.h"
@@ -31,6 +32,12 @@ static cl::opt<bool> ListTargets("list-targets", cl::desc("Print the supported t
                                  cl::cat(PopcCategory));
 static cl::opt<bool> EmitAssembly("S", cl::desc("Write a readable assembly listing"),
                                   cl::cat(PopcCategory));
+static cl::opt<bool> WriteDependencies("MD",
+                                       cl::desc("Write the files the compile read as a make "
+                                                "rule (to -MF, else the output with .d)"),
+                                       cl::cat(PopcCategory));
+static cl::opt<std::string> DependencyFile("MF", cl::desc("Where -MD writes its rule"),
+                                           cl::value_desc("file"), cl::cat(PopcCategory));
 static cl::opt<bool> Disassemble("disassemble", cl::desc("Print the listing of a .gp file"),
                                  cl::cat(PopcCategory));
 
@@ -48,6 +55,26 @@ static bool writeOutput(const std::string &bytes) {
   std::ofstream out(Output, std::ios::binary | std::ios::trunc);
   out << bytes;
   return static_cast<bool>(out);
+}
+
+/// -MD's make rule: to -MF, else beside the output (out.gp -> out.d), as Clang and GCC do.
+static bool writeDependencies(const std::vector<std::string> &dependencies) {
+  std::string path = DependencyFile;
+  if (path.empty()) {
+    if (Output.empty() || Output == "-") {
+      fail("-MD needs -MF or -o to name its file");
+      return false;
+    }
+    StringRef out(Output);
+    path = (out.endswith(".gp") ? out.drop_back(3).str() : out.str()) + ".d";
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << popc::dependencyRule(Output.empty() ? "-" : Output.getValue(), dependencies);
+  if (!file) {
+    fail("cannot write the dependency file '" + path + "'");
+    return false;
+  }
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -105,7 +132,10 @@ int main(int argc, char **argv) {
     return fail("no output file: use -o out.gp");
 
   poplar::gp::GpFile object;
-  if (!popc::compileCodelets(options, object))
+  std::vector<std::string> dependencies;
+  if (!popc::compileCodelets(options, object, &dependencies))
+    return 1;
+  if (WriteDependencies && !writeDependencies(dependencies))
     return 1;
   if (EmitAssembly)
     return writeOutput(popc::listing(object)) ? 0 : fail("cannot write '" + Output + "'");

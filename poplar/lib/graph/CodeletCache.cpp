@@ -1,6 +1,9 @@
 // Runs popc as a subprocess (so a broken codelet can never crash the host program) and caches
-// its output, as DESIGN.md's runtime-compilation decision asks.
+// its output, as DESIGN.md's runtime-compilation decision asks. Two files an entry: <key>.d, the
+// make rule popc -MD wrote (the files the compile read), under the key of what is known before
+// compiling; and the object, under a key that adds the content of each of those files.
 #include "graph/CodeletCache.hpp"
+#include "graph/DependencyRule.hpp"
 
 #include "core/Bytes.hpp"
 #include "core/Errors.hpp"
@@ -16,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace poplar::detail {
@@ -61,6 +65,65 @@ std::uint64_t popcIdentity(const std::string &popc) {
   return it->second.second;
 }
 
+/// "%016x" of a key: cache file names.
+std::string hex(std::uint64_t key) {
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(key));
+  return name;
+}
+
+/// Hashes `text` with its length first, so that consecutive fields cannot run into each other.
+std::uint64_t mix(std::uint64_t key, std::string_view text) {
+  return fnv1a(text, fnv1a(std::to_string(text.size()) + ":", key));
+}
+
+/// Whether `flags` name an include directory relative to the working directory (-Idir, -I dir);
+/// quoting is not parsed, so any quote counts as relative.
+bool namesRelativeInclude(const std::string &flags) {
+  if (flags.find_first_of("'\"") != std::string::npos)
+    return true;
+  std::istringstream words(flags);
+  std::string word;
+  while (words >> word) {
+    if (word.rfind("-I", 0) != 0)
+      continue;
+    std::string dir = word.substr(2);
+    if (dir.empty() && !(words >> dir))
+      return false;
+    if (!fs::path(dir).is_absolute())
+      return true;
+  }
+  return false;
+}
+
+/// What is known of a compile before popc runs: the source text, flags, target and popc, the
+/// source's folder (its quoted #includes resolve there first) and, when an -I is relative, the
+/// working directory. It names the dependency list of the last compile of that source.
+std::uint64_t compileKey(const std::string &sourcePath, const std::string &compileFlags,
+                         const std::string &target, const std::string &popc) {
+  std::uint64_t key = mix(0, readFile(sourcePath));
+  key = mix(key, compileFlags);
+  key = mix(key, target);
+  key = mix(key, std::to_string(popcIdentity(popc)));
+  std::error_code ec;
+  key = mix(key, fs::weakly_canonical(fs::absolute(sourcePath, ec), ec).parent_path().string());
+  if (namesRelativeInclude(compileFlags))
+    key = mix(key, fs::current_path(ec).string());
+  return key;
+}
+
+/// The entry's own key: the compile key and the path and content of every file the compile read,
+/// so that a changed header names another entry. nullopt if one of them cannot be read now.
+std::optional<std::uint64_t> entryKey(std::uint64_t key, const std::vector<std::string> &deps) {
+  std::error_code ec;
+  for (const std::string &dep : deps) {
+    if (!fs::is_regular_file(dep, ec))
+      return std::nullopt;
+    key = mix(mix(key, dep), readFile(dep));
+  }
+  return key;
+}
+
 } // namespace
 
 std::string findPopc() {
@@ -89,45 +152,65 @@ std::string findPopc() {
 std::string compileCodeletCached(const std::string &sourcePath, const std::string &compileFlags,
                                  const std::string &target) {
   std::string popc = findPopc();
-  std::string source = readFile(sourcePath);
-  std::uint64_t key = fnv1a(source);
-  key = fnv1a(compileFlags, key);
-  key = fnv1a(target, key);
-  key ^= popcIdentity(popc) * 31;
+  std::uint64_t key = compileKey(sourcePath, compileFlags, target, popc);
   std::error_code ec;
   fs::path dir = cacheDirectory();
   fs::create_directories(dir, ec);
   if (ec)
     raise<graph_object_load_error>("Graph::addCodelets: cannot create the codelet cache '",
                                    dir.string(), "': ", ec.message());
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx.gp", static_cast<unsigned long long>(key));
-  fs::path entry = dir / name;
-  if (fs::is_regular_file(entry, ec)) {
-    logger().debug("addCodelets: {} from cache {}", sourcePath, entry.string());
-    return entry.string();
-  }
-  fs::path temp = dir / (std::string(name) + ".tmp" + std::to_string(::getpid()));
-  fs::path log = dir / (std::string(name) + ".log" + std::to_string(::getpid()));
+  fs::path manifest = dir / (hex(key) + ".d");
+  if (auto deps = parseDependencyRule(readFile(manifest.string())))
+    if (auto found = entryKey(key, *deps)) {
+      fs::path entry = dir / (hex(*found) + ".gp");
+      if (fs::is_regular_file(entry, ec)) {
+        logger().debug("addCodelets: {} from cache {}", sourcePath, entry.string());
+        return entry.string();
+      }
+    }
+
+  // Private names for this process's output: concurrent compiles never share a half-written file,
+  // and each finished file is renamed into place whole.
+  std::string stem = hex(key) + "." + std::to_string(::getpid());
+  fs::path temp = dir / (stem + ".gp.tmp");
+  fs::path tempDeps = dir / (stem + ".d.tmp");
+  fs::path log = dir / (stem + ".log");
   std::string command = shellQuote(popc) + " " + compileFlags;
   if (!target.empty())
     command += " --target " + shellQuote(target);
-  command += " " + shellQuote(sourcePath) + " -o " + shellQuote(temp.string()) + " > " +
-             shellQuote(log.string()) + " 2>&1";
+  command += " " + shellQuote(sourcePath) + " -o " + shellQuote(temp.string()) + " -MD -MF " +
+             shellQuote(tempDeps.string()) + " > " + shellQuote(log.string()) + " 2>&1";
   logger().info("addCodelets: compiling {}: {}", sourcePath, command);
   int status = std::system(command.c_str());
   std::string diagnostics = readFile(log.string());
   fs::remove(log, ec);
-  if (status != 0 || !fs::is_regular_file(temp, ec)) {
+  auto deps = parseDependencyRule(readFile(tempDeps.string()));
+  if (status != 0 || !fs::is_regular_file(temp, ec) || !deps) {
     fs::remove(temp, ec);
+    fs::remove(tempDeps, ec);
     raise<graph_object_load_error>("Graph::addCodelets: popc failed to compile '", sourcePath,
                                    "' (exit status ", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                                   "):\n", diagnostics);
+                                   deps ? "" : ", no dependency list", "):\n", diagnostics);
   }
-  fs::rename(temp, entry, ec); // atomic: a concurrent compile of the same key is harmless
-  if (ec)
+  auto found = entryKey(key, *deps);
+  if (!found) {
+    fs::remove(temp, ec);
+    fs::remove(tempDeps, ec);
+    raise<graph_object_load_error>("Graph::addCodelets: a file that compiling '", sourcePath,
+                                   "' read was removed while popc ran");
+  }
+  // The object first, then the list that finds it: a reader between the two renames sees the
+  // old list, whose key names the old object or none, never a mismatched pair.
+  fs::path entry = dir / (hex(*found) + ".gp");
+  fs::rename(temp, entry, ec);
+  if (!ec)
+    fs::rename(tempDeps, manifest, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    fs::remove(tempDeps, ec);
     raise<graph_object_load_error>("Graph::addCodelets: cannot store '", entry.string(),
                                    "' in the codelet cache: ", ec.message());
+  }
   return entry.string();
 }
 

@@ -1,4 +1,4 @@
-// Compiling codelet sources with the installed popc, cached by a hash of source, flags and popc.
+// Compiling codelet sources with the installed popc, cached on everything the compile read.
 #pragma once
 
 #include <string>
@@ -12,7 +12,8 @@ std::string findPopc();
 /// Returns the path of a .gp compiled from `sourcePath` with `compileFlags` for `target`,
 /// compiling it with popc unless the cache ($POPLAR_CODELET_CACHE, else
 /// $XDG_CACHE_HOME/poplar-sdk/codelets, else ~/.cache/poplar-sdk/codelets) has it. The cache key
-/// hashes the source text, the flags, the target and the popc executable itself. Entries are
+/// hashes the source text and folder, the flags, the target, the popc executable, and the content
+/// of every file the last compile read (popc -MD), so a changed header is a miss. Entries are
 /// written under a temporary name and renamed, so concurrent processes never see half a file.
 /// A popc failure throws graph_object_load_error carrying popc's diagnostics.
 std::string compileCodeletCached(const std::string &sourcePath, const std::string &compileFlags,
