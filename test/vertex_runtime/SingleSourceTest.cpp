@@ -1,6 +1,7 @@
 // A codelet and its host test in one file: popc sees only the #ifdef __POPC__ half.
 //
 // The host build sees only the test, which loads its own source with addCodelets(__FILE__).
+// (Through kThisFile, which copes with a relative __FILE__.)
 #ifdef __POPC__
 
 #include <poplar/Vertex.hpp>
@@ -31,9 +32,21 @@ public:
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 using namespace popsdk::test;
 using namespace poplar;
+
+namespace {
+
+// This file, by the path addCodelets needs. __FILE__ is relative to the compiler's working
+// directory when a build rewrites paths (ccache's base_dir, -ffile-prefix-map), and the tests run
+// elsewhere; the test's folder is known, so a relative __FILE__ resolves against it.
+const std::string kThisFile = std::filesystem::path(__FILE__).is_absolute()
+                                  ? std::string(__FILE__)
+                                  : std::string(CODELET_SOURCE_DIR) + "/SingleSourceTest.cpp";
+
+} // namespace
 
 TEST(SingleSource, CodeletAndHostProgramInOneFile) {
   for (std::size_t n : kEdgeSizes) {
@@ -41,7 +54,7 @@ TEST(SingleSource, CodeletAndHostProgramInOneFile) {
       continue; // the vertex returns false for no input (FaultTest covers that path)
     SCOPED_TRACE("n = " + std::to_string(n));
     auto in = hostData(FLOAT, n, -100, 100);
-    auto r = VertexTester(__FILE__, "ArgMaxVertex")
+    auto r = VertexTester(kThisFile, "ArgMaxVertex")
                  .input("in", FLOAT, in)
                  .scalarOutput("index", UNSIGNED_INT)
                  .scalarOutput("max", FLOAT)
@@ -53,7 +66,7 @@ TEST(SingleSource, CodeletAndHostProgramInOneFile) {
 }
 
 TEST(SingleSource, EmptyInputReturnsFalse) {
-  EXPECT_THROW(VertexTester(__FILE__, "ArgMaxVertex")
+  EXPECT_THROW(VertexTester(kThisFile, "ArgMaxVertex")
                    .input("in", FLOAT, {})
                    .scalarOutput("index", UNSIGNED_INT)
                    .scalarOutput("max", FLOAT)
