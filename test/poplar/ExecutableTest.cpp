@@ -59,22 +59,105 @@ TEST(Executable, UntamperedRoundTripLoads) {
 }
 
 TEST(Executable, Regression_JumpOutsideTheProgramIsRejected) {
-  expectRejected(tamper(serializedCopyProgram(), [](nlohmann::json &j) {
-                   j["steps"][0]["target"] = 1000000;
-                 }),
-                 "refers outside its tables");
+  expectRejected(
+      tamper(serializedCopyProgram(), [](nlohmann::json &j) { j["steps"][0]["target"] = 1000000; }),
+      "refers outside its tables");
 }
 
 TEST(Executable, Regression_CopyOutsideTileMemoryIsRejected) {
-  expectRejected(tamper(serializedCopyProgram(), [](nlohmann::json &j) {
-                   j["exchanges"][0]["runs"][0]["dstOffset"] = 600000;
-                 }),
-                 "outside the memory of tile");
+  expectRejected(
+      tamper(serializedCopyProgram(),
+             [](nlohmann::json &j) { j["exchanges"][0]["runs"][0]["dstOffset"] = 600000; }),
+      "outside the memory of tile");
 }
 
 TEST(Executable, Regression_UnknownTableIndexIsRejected) {
-  expectRejected(tamper(serializedCopyProgram(), [](nlohmann::json &j) {
-                   j["steps"][0]["arg"] = 7;
-                 }),
-                 "refers outside its tables");
+  expectRejected(
+      tamper(serializedCopyProgram(), [](nlohmann::json &j) { j["steps"][0]["arg"] = 7; }),
+      "refers outside its tables");
+}
+
+// A small file must not make the reader allocate what its counts claim: each count is checked
+// against the target and the bytes left before anything is sized by it.
+TEST(Executable, Regression_HugeTileImageCountIsRejectedBeforeAllocating) {
+  for (std::uint64_t count : {std::uint64_t(1) << 40, std::uint64_t(5), std::uint64_t(0)})
+    expectRejected(
+        tamper(serializedCopyProgram(), [&](nlohmann::json &j) { j["numTileImages"] = count; }),
+        "tile images for a target of 4 tiles");
+  // A target that claims a million tiles, backed by a few hundred bytes.
+  expectRejected(tamper(serializedCopyProgram(),
+                        [](nlohmann::json &j) {
+                          j["target"]["tilesPerIPU"] = 1 << 20;
+                          j["numTileImages"] = 1 << 20;
+                        }),
+                 "the tile image table: it claims 8388608 bytes");
+  expectRejected(tamper(serializedCopyProgram(),
+                        [](nlohmann::json &j) {
+                          j["target"]["tilesPerIPU"] = 1u << 31;
+                          j["numTileImages"] = 1u << 31;
+                        }),
+                 "numIPUs x tilesPerIPU is 2147483648");
+}
+
+TEST(Executable, Regression_HugeSizesAreCheckedAgainstTheBytesLeft) {
+  std::string file = serializedCopyProgram();
+  std::string huge = file;
+  std::uint64_t size = std::uint64_t(1) << 31;
+  std::memcpy(huge.data() + 8, &size, 8);
+  expectRejected(huge, "the description: it claims 2147483648 bytes but only");
+  // The first tile image's size, just after the description.
+  std::uint64_t described = 0;
+  std::memcpy(&described, file.data() + 8, 8);
+  std::string image = file;
+  std::uint64_t imageSize = 600000; // within the tile memory, far beyond the file
+  std::memcpy(image.data() + 16 + described, &imageSize, 8);
+  expectRejected(image, "a tile image: it claims 600000 bytes but only");
+}
+
+// Zeros that would divide by zero or size nothing later are rejected up front, naming the field.
+TEST(Executable, Regression_ZeroTargetFieldsAreRejected) {
+  for (const char *field :
+       {"numWorkerContexts", "exchangeBytesPerCycle", "bytesPerTile", "tilesPerIPU", "numIPUs",
+        "tilesPerSuperTile", "clockHz", "hostBytesPerSecond"}) {
+    SCOPED_TRACE(field);
+    std::istringstream in(
+        tamper(serializedCopyProgram(), [&](nlohmann::json &j) { j["target"][field] = 0; }));
+    try {
+      Executable::deserialize(in);
+      ADD_FAILURE() << "accepted";
+    } catch (const invalid_machine_model &e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(field) + " is 0"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// Today's model and the file's differ only in tile memory: the message must say so, not print
+// two identical descriptions.
+TEST(Executable, Regression_TargetMismatchNamesTheField) {
+  std::istringstream in(serializedCopyProgram());
+  Engine engine(Executable::deserialize(in));
+  IPUModel model;
+  model.tilesPerIPU = 4;
+  model.memoryBytesPerTile = 1 << 17;
+  Device device = model.createDevice();
+  try {
+    engine.load(device);
+    FAIL() << "loaded onto a device with other tile memory";
+  } catch (const poplar_error &e) {
+    EXPECT_NE(std::string(e.what()).find("bytesPerTile: the device has 131072, the executable " +
+                                         std::to_string(IPUModel().memoryBytesPerTile)),
+              std::string::npos)
+        << e.what();
+  }
+  IPUModel other;
+  other.tilesPerIPU = 8;
+  try {
+    engine.load(other.createDevice());
+    FAIL() << "loaded onto a device with more tiles";
+  } catch (const poplar_error &e) {
+    EXPECT_NE(std::string(e.what()).find("numTiles: the device has 8, the executable 4"),
+              std::string::npos)
+        << e.what();
+  }
 }

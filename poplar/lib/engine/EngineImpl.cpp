@@ -4,6 +4,7 @@
 #include "core/Errors.hpp"
 #include "core/Logging.hpp"
 #include "profile/ProfileStore.hpp"
+#include "target/TargetCheck.hpp"
 
 #include <filesystem>
 
@@ -31,10 +32,11 @@ void EngineImpl::writeProfileIfAsked() const {
 void EngineImpl::load(const TargetDesc &t, bool attached) {
   if (!attached)
     raise<poplar_error>("Engine::load: the device is not attached; call Device::attach() first");
-  if (t.numTiles() != cg->target.numTiles() || t.bytesPerTile != cg->target.bytesPerTile)
+  std::string mismatch = targetMismatch(t, cg->target);
+  if (!mismatch.empty())
     raise<poplar_error>("Engine::load: the device (", t.arch, ", ", t.numTiles(),
                         " tiles) does not match the target the graph was compiled for (",
-                        cg->target.arch, ", ", cg->target.numTiles(), " tiles)");
+                        cg->target.arch, ", ", cg->target.numTiles(), " tiles): ", mismatch);
   device.tiles = cg->tileImages;
   device.clock = 0;
   loaded = true;

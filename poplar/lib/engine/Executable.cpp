@@ -1,10 +1,14 @@
 // Executable: a CompiledGraph that serialises as a CBOR description followed by raw tile images.
 #include "compiler/CompiledGraph.hpp"
 #include "core/Errors.hpp"
+#include "target/TargetCheck.hpp"
 
 #include <poplar/Executable.hpp>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <optional>
 
 namespace poplar {
 namespace detail {
@@ -95,7 +99,6 @@ void restore(const nlohmann::json &j, CompiledGraph &cg) {
   j.at("programStreams").get_to(cg.programStreams);
   j.at("hostAccess").get_to(cg.hostAccess);
   j.at("profile").get_to(cg.profile);
-  cg.tileImages.resize(j.at("numTileImages").get<std::size_t>());
 }
 
 /// A description that decodes can still point outside its own tables or tile images; running
@@ -206,6 +209,41 @@ std::uint64_t readU64(std::istream &in, const char *what) {
   return v;
 }
 
+/// The bytes left in `in` if it can seek (a file or a string), else nullopt (a pipe).
+std::optional<std::uint64_t> remainingBytes(std::istream &in) {
+  auto here = in.tellg();
+  if (here >= 0 && in.seekg(0, std::ios::end)) {
+    auto end = in.tellg();
+    if (in.seekg(here) && end >= here)
+      return std::uint64_t(end - here);
+  }
+  in.clear();
+  return std::nullopt;
+}
+
+/// Checks that `n` bytes said to follow in `in` can be there before anything is sized by `n`.
+void checkRemaining(std::istream &in, std::uint64_t n, const char *what) {
+  auto left = remainingBytes(in);
+  if (left && n > *left)
+    raise<poplar_error>("Executable::deserialize: the stream ends inside ", what, ": it claims ", n,
+                        " bytes but only ", *left, " remain");
+}
+
+/// Reads `n` bytes in pieces, so that a stream that cannot seek (and so was not checked by
+/// checkRemaining) costs no more memory than the data it really holds.
+std::vector<std::uint8_t> readBytes(std::istream &in, std::uint64_t n, const char *what) {
+  constexpr std::uint64_t kPiece = 1 << 20;
+  std::vector<std::uint8_t> bytes;
+  while (bytes.size() < n) {
+    std::size_t start = bytes.size();
+    std::size_t piece = std::size_t(std::min<std::uint64_t>(kPiece, n - start));
+    bytes.resize(start + piece);
+    if (!in.read(reinterpret_cast<char *>(bytes.data() + start), std::streamsize(piece)))
+      raise<poplar_error>("Executable::deserialize: the stream ends inside ", what);
+  }
+  return bytes;
+}
+
 } // namespace
 } // namespace detail
 
@@ -242,25 +280,35 @@ Executable Executable::deserialize(std::istream &in) {
   if (!in.read(magic, sizeof magic) || !std::equal(magic, magic + sizeof magic, kMagic))
     raise<poplar_error>("Executable::deserialize: not a serialised executable (bad magic)");
   std::uint64_t size = readU64(in, "the header");
-  if (size > (std::uint64_t(1) << 31))
-    raise<poplar_error>("Executable::deserialize: implausible description size ", size);
-  std::vector<std::uint8_t> cbor(size);
-  if (!in.read(reinterpret_cast<char *>(cbor.data()), std::streamsize(size)))
-    raise<poplar_error>("Executable::deserialize: the stream ends inside the description");
+  checkRemaining(in, size, "the description");
+  std::vector<std::uint8_t> cbor = readBytes(in, size, "the description");
   auto cg = std::make_unique<CompiledGraph>();
+  std::uint64_t numImages = 0;
   try {
-    restore(nlohmann::json::from_cbor(cbor), *cg);
+    auto j = nlohmann::json::from_cbor(cbor);
+    restore(j, *cg);
+    numImages = j.at("numTileImages").get<std::uint64_t>();
   } catch (const nlohmann::json::exception &e) {
     raise<poplar_error>("Executable::deserialize: corrupt description: ", e.what());
   }
-  for (auto &image : cg->tileImages) {
+  // The target sizes everything after it (tile images, stacks, cycle figures), so it is checked
+  // first; a zero here would divide by zero or size nothing at run time.
+  std::string bad = invalidTargetField(cg->target);
+  if (!bad.empty())
+    raise<invalid_machine_model>("Executable::deserialize: the executable's target is invalid: ",
+                                 bad);
+  if (numImages != cg->target.numTiles())
+    raise<poplar_error>("Executable::deserialize: corrupt executable: ", numImages,
+                        " tile images for a target of ", cg->target.numTiles(), " tiles");
+  // Each image has at least its 8-byte size ahead of it.
+  checkRemaining(in, numImages * 8, "the tile image table");
+  for (std::uint64_t t = 0; t < numImages; ++t) {
     std::uint64_t n = readU64(in, "a tile image");
     if (n > cg->target.bytesPerTile)
-      raise<poplar_error>("Executable::deserialize: tile image of ", n,
-                          " bytes exceeds the tile memory of ", cg->target.bytesPerTile);
-    image.resize(n);
-    if (!in.read(reinterpret_cast<char *>(image.data()), std::streamsize(n)))
-      raise<poplar_error>("Executable::deserialize: the stream ends inside a tile image");
+      raise<poplar_error>("Executable::deserialize: the image of tile ", t, " has ", n,
+                          " bytes, more than the tile memory of ", cg->target.bytesPerTile);
+    checkRemaining(in, n, "a tile image");
+    cg->tileImages.push_back(readBytes(in, n, "a tile image"));
   }
   validate(*cg);
   return Executable(std::move(cg));
