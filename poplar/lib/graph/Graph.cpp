@@ -6,11 +6,11 @@
 #include "graph/GraphState.hpp"
 #include "graph/Mapping.hpp"
 #include "graph/TensorImpl.hpp"
+#include "support/CheckedMath.hpp"
 
 #include <poplar/Graph.hpp>
 
 #include <algorithm>
-#include <numeric>
 
 namespace poplar {
 
@@ -18,8 +18,8 @@ using namespace detail;
 
 namespace {
 
-std::size_t product(ArrayRef<std::size_t> shape) {
-  return std::accumulate(shape.begin(), shape.end(), std::size_t(1), std::multiplies<>());
+std::size_t product(ArrayRef<std::size_t> shape, const char *api) {
+  return popsdk::support::shapeElements<overflow_error>(shape, api);
 }
 
 Tensor wholeVariable(Type type, ArrayRef<std::size_t> shape, unsigned var, std::size_t n) {
@@ -117,7 +117,9 @@ Tensor Graph::addVariable(const Type &type, ArrayRef<std::size_t> shape, const D
                                  dc.getPathName(), "'");
   VariableDesc v;
   v.type = type;
-  v.numElements = product(shape);
+  // The byte size too: layout and host transfers multiply the count by the element size.
+  popsdk::support::shapeBytes<overflow_error>(shape, type.size(), "Graph::addVariable");
+  v.numElements = product(shape, "Graph::addVariable");
   v.name =
       dc.getPathName().empty() ? "var" + std::to_string(state_->vars.size()) : dc.getPathName();
   state_->vars.push_back(std::move(v));
@@ -146,9 +148,10 @@ Tensor Graph::addLinearlyMappedVariable(const Type &type, ArrayRef<std::size_t> 
 }
 
 void Graph::checkConstantSize(ArrayRef<std::size_t> shape, std::size_t n, const char *api) const {
-  if (product(shape) != n)
+  std::size_t elements = product(shape, ("Graph::" + std::string(api)).c_str());
+  if (elements != n)
     raise<tensor_creation_error>("Graph::", api, ": ", n, " values given for shape ",
-                                 shapeText(shape.vec()), " of ", product(shape), " elements");
+                                 shapeText(shape.vec()), " of ", elements, " elements");
 }
 
 Tensor Graph::addConstantImpl(const Type &type, ArrayRef<std::size_t> shape, const void *values,
@@ -156,6 +159,7 @@ Tensor Graph::addConstantImpl(const Type &type, ArrayRef<std::size_t> shape, con
   if (!type.isValid())
     raise<tensor_creation_error>("Graph::addConstant: invalid element type for constant '",
                                  dc.getPathName(), "'");
+  popsdk::support::shapeBytes<overflow_error>(shape, type.size(), "Graph::addConstant");
   Tensor t = addVariable(type, shape, dc);
   auto &var = state_->vars.back();
   var.isConstant = true;
@@ -174,7 +178,7 @@ Tensor Graph::addConstantImpl(const Type &type, ArrayRef<std::size_t> shape, con
 Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape, uint16_t value,
                               const DebugContext &dc) {
   // `value` is an IEEE half bit pattern, not a number to convert.
-  std::vector<uint16_t> values(product(shape), value);
+  std::vector<uint16_t> values(product(shape, "Graph::addConstantHalf"), value);
   return addConstantHalf(type, shape, values.data(), dc);
 }
 

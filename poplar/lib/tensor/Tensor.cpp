@@ -14,10 +14,7 @@ using namespace detail;
 namespace {
 
 std::size_t product(const std::size_t *begin, const std::size_t *end, const char *api) {
-  std::size_t n = 1;
-  for (; begin != end; ++begin)
-    n = checkedMul(n, *begin, api);
-  return n;
+  return popsdk::support::shapeElements<overflow_error>(ArrayRef<std::size_t>(begin, end), api);
 }
 
 /// The same elements under another shape (the caller has checked the element counts match).

@@ -6,8 +6,9 @@
 
 #include <poplar/Tensor.hpp>
 
+#include "support/CheckedMath.hpp"
+
 #include <cstddef>
-#include <limits>
 
 namespace poplar::detail {
 
@@ -25,11 +26,12 @@ inline void checkDim(const TensorImpl &t, std::size_t dim, const char *api) {
                        " of rank ", t.shape.size());
 }
 
-/// a * b, or poplar_error when the element count would not fit in size_t.
+/// a * b, or overflow_error when the element count would not fit in size_t.
 inline std::size_t checkedMul(std::size_t a, std::size_t b, const char *api) {
-  if (b != 0 && a > std::numeric_limits<std::size_t>::max() / b)
-    raise<poplar_error>(api, ": ", a, " * ", b, " elements overflow size_t");
-  return a * b;
+  auto product = popsdk::support::checkedMul(a, b);
+  if (!product)
+    raise<overflow_error>(api, ": ", a, " * ", b, " elements overflow size_t");
+  return *product;
 }
 
 } // namespace poplar::detail

@@ -2,8 +2,10 @@
 #include "SliceArgs.hpp"
 
 #include "SlicePlanInternal.hpp"
+#include "support/CheckedMath.hpp"
 #include "support/Raise.hpp"
 
+#include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -21,6 +23,8 @@ void checkShapeDimsAndSizes(const std::string &api, const std::vector<std::size_
   if (dims.size() != sizes.size())
     raise<poputil::poplibs_error>(api, ": dims ", shapeText(dims), " and sizes ", shapeText(sizes),
                                   " must have the same length");
+  // The layout multiplies dimensions into rows and columns: a shape whose count wraps is refused.
+  popsdk::support::shapeElements<poplar::overflow_error>(shape, api.c_str());
   std::vector<bool> used(shape.size());
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] >= shape.size())

@@ -2,10 +2,11 @@
 #include "poputil/TileMapping.hpp"
 
 #include "poputil/Util.hpp"
+#include "support/CheckedMath.hpp"
+
+#include <poplar/exceptions.hpp>
 
 #include <algorithm>
-#include <functional>
-#include <numeric>
 
 namespace poputil {
 
@@ -13,8 +14,8 @@ std::vector<std::vector<poplar::Interval>> calcLinearTileMapping(const poplar::G
                                                                  std::vector<std::size_t> shape,
                                                                  unsigned minElementsPerTile,
                                                                  unsigned grainSize) {
-  const std::size_t numElements =
-      std::accumulate(shape.begin(), shape.end(), std::size_t(1), std::multiplies<std::size_t>());
+  const std::size_t numElements = popsdk::support::shapeElements<poplar::overflow_error>(
+      shape, "poputil::calcLinearTileMapping");
   return splitRegions({poplar::Interval(0, numElements)}, grainSize,
                       graph.getTarget().getNumTiles(), minElementsPerTile);
 }

@@ -277,6 +277,18 @@ TEST(PopopsDynamicSlice, Errors) {
         popops::createSliceableTensor(g, FLOAT, {4, 6}, {0}, {5});
       },
       {"popops::createSliceableTensor", "slice size 5", "(4)"});
+  // 2^40 x 2^40 rows and columns once multiplied to 0 and made an empty tensor.
+  const std::size_t big = std::size_t(1) << 40;
+  expectThrowsWith<overflow_error>(
+      [&] {
+        popops::createSliceableTensor(g, FLOAT, {big, big}, {0}, {1});
+      },
+      {"popops::createSliceableTensor", "{1099511627776,1099511627776}"});
+  expectThrowsWith<overflow_error>(
+      [&] {
+        popops::createSliceTensor(g, FLOAT, {big, big}, {0}, {1}, 2, popops::SlicePlan(), {});
+      },
+      {"popops::createSliceTensor", "{1099511627776,1099511627776}"});
 }
 
 } // namespace

@@ -2,8 +2,11 @@
 // PopLibs' rule (grains, at most one run per tile, a minimum per tile, runs within one grain).
 #include <poplar/Graph.hpp>
 #include <poplar/Target.hpp>
+#include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/Util.hpp>
+
+#include "ExpectThrows.hpp"
 
 #include <gtest/gtest.h>
 
@@ -167,4 +170,15 @@ TEST(TileImbalance, MeasuresExcessOverBalancedShare) {
   EXPECT_EQ(poputil::getTileImbalance(allOnOne), 7u);
   // A minimum per tile of 8 raises the balanced share: 10 - 8 = 2.
   EXPECT_EQ(poputil::getTileImbalance(allOnOne, 8), 2u);
+}
+
+// A shape whose element count wraps once mapped nothing (0 elements); now it names the shape.
+TEST(PoputilTileMapping, Regression_OverflowingShapeIsRefused) {
+  Graph g = graphWithTiles(4);
+  const std::size_t big = std::size_t(1) << 40;
+  popsdk::test::expectThrowsWith<overflow_error>(
+      [&] {
+        calcLinearTileMapping(g, {big, big}, 1, 1);
+      },
+      {"poputil::calcLinearTileMapping", "{1099511627776,1099511627776}"});
 }
