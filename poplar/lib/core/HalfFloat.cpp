@@ -1,4 +1,5 @@
 // IEEE binary16 conversions (round to nearest even, denormals, infinities, NaNs) for HALF data.
+#include "core/Errors.hpp"
 #include "core/HostConvert.hpp"
 
 #include <poplar/HalfFloat.hpp>
@@ -83,8 +84,21 @@ std::uint16_t detail::doubleToHalf(double d) {
   return narrowToHalf<std::uint64_t, 52, 11>(bits);
 }
 
+namespace {
+
+/// The conversions' host buffers: null is refused when there are elements to convert.
+void checkBuffers(const char *api, const void *src, std::size_t srcSize, const void *dst,
+                  std::size_t dstSize, std::size_t numElements) {
+  std::string what = std::to_string(numElements) + " elements";
+  detail::checkHostPointer<poplar_error>(src, numElements * srcSize, api, "src", what);
+  detail::checkHostPointer<poplar_error>(dst, numElements * dstSize, api, "dst", what);
+}
+
+} // namespace
+
 // Every target stores HALF as two little-endian bytes, so the target only documents intent.
 void copyFloatToDeviceHalf(const Target &, const float *src, void *dst, std::size_t numElements) {
+  checkBuffers("copyFloatToDeviceHalf", src, 4, dst, 2, numElements);
   auto *out = static_cast<unsigned char *>(dst);
   for (std::size_t i = 0; i < numElements; ++i) {
     const std::uint16_t h = floatToHalf(src[i]);
@@ -93,6 +107,7 @@ void copyFloatToDeviceHalf(const Target &, const float *src, void *dst, std::siz
 }
 
 void copyDeviceHalfToFloat(const Target &, const void *src, float *dst, std::size_t numElements) {
+  checkBuffers("copyDeviceHalfToFloat", src, 2, dst, 4, numElements);
   const auto *in = static_cast<const unsigned char *>(src);
   for (std::size_t i = 0; i < numElements; ++i) {
     std::uint16_t h;
@@ -102,6 +117,7 @@ void copyDeviceHalfToFloat(const Target &, const void *src, float *dst, std::siz
 }
 
 void copyDoubleToDeviceHalf(const Target &, const double *src, void *dst, std::size_t numElements) {
+  checkBuffers("copyDoubleToDeviceHalf", src, 8, dst, 2, numElements);
   auto *out = static_cast<unsigned char *>(dst);
   for (std::size_t i = 0; i < numElements; ++i) {
     const std::uint16_t h = detail::doubleToHalf(src[i]);
@@ -110,6 +126,7 @@ void copyDoubleToDeviceHalf(const Target &, const double *src, void *dst, std::s
 }
 
 void copyDeviceHalfToDouble(const Target &, const void *src, double *dst, std::size_t numElements) {
+  checkBuffers("copyDeviceHalfToDouble", src, 2, dst, 8, numElements);
   const auto *in = static_cast<const unsigned char *>(src);
   for (std::size_t i = 0; i < numElements; ++i) {
     std::uint16_t h;

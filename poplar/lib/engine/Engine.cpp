@@ -89,6 +89,8 @@ void Engine::load(const Device &device) {
 void Engine::run(unsigned prog, const std::string &) { checked(impl_, "run").run(prog); }
 
 void Engine::writeTensor(StringRef handle, const void *buf, const void *bufEnd) {
+  if (buf && !bufEnd)
+    raise<poplar_error>("Engine::writeTensor: bufEnd is null for '", handle, "'");
   auto bytes = static_cast<const char *>(bufEnd) - static_cast<const char *>(buf);
   if (bytes < 0)
     raise<poplar_error>("Engine::writeTensor: buffer end is before its start for '", handle, "'");
@@ -96,6 +98,8 @@ void Engine::writeTensor(StringRef handle, const void *buf, const void *bufEnd) 
 }
 
 void Engine::readTensor(StringRef handle, void *buf, void *bufEnd) {
+  if (buf && !bufEnd)
+    raise<poplar_error>("Engine::readTensor: bufEnd is null for '", handle, "'");
   auto bytes = static_cast<char *>(bufEnd) - static_cast<char *>(buf);
   if (bytes < 0)
     raise<poplar_error>("Engine::readTensor: buffer end is before its start for '", handle, "'");
@@ -112,16 +116,19 @@ void Engine::readTensor(StringRef handle, void *buf) {
 
 void Engine::connectStream(StringRef handle, void *p) {
   if (!p)
-    raise<stream_connection_error>("Engine::connectStream: null buffer for stream '", handle, "'");
+    raise<stream_connection_error>("Engine::connectStream: p is null for stream '", handle, "'");
   checked(impl_, "connectStream").stream(handle, "connectStream").connectPointer(p);
 }
 
 void Engine::connectStream(StringRef handle, void *begin, void *end) {
   auto &e = checked(impl_, "connectStream");
   auto &s = e.stream(handle, "connectStream");
-  if (!begin || static_cast<char *>(end) <= static_cast<char *>(begin))
-    raise<stream_connection_error>("Engine::connectStream: empty or null buffer for stream '",
-                                   handle, "'");
+  if (!begin || !end)
+    raise<stream_connection_error>("Engine::connectStream: ", begin ? "end" : "begin",
+                                   " is null for stream '", handle, "'");
+  if (static_cast<char *>(end) <= static_cast<char *>(begin))
+    raise<stream_connection_error>("Engine::connectStream: empty buffer for stream '", handle,
+                                   "' (end is not after begin)");
   for (const auto &cs : e.cg->streams)
     if (cs.handle == handle.str()) {
       std::size_t block = cs.numElements * Type(cs.type).size();
@@ -141,7 +148,7 @@ void Engine::connectStream(const DataStream &stream, void *begin, void *end) {
 
 void Engine::connectStreamToCallback(StringRef handle, std::unique_ptr<StreamCallback> f) {
   if (!f)
-    raise<stream_connection_error>("Engine::connectStreamToCallback: null callback for stream '",
+    raise<stream_connection_error>("Engine::connectStreamToCallback: f is null for stream '",
                                    handle, "'");
   checked(impl_, "connectStreamToCallback")
       .stream(handle, "connectStreamToCallback")
@@ -168,10 +175,19 @@ private:
 } // namespace
 
 void Engine::connectStreamToCallback(StringRef handle, StreamCallbackHandle f) {
+  // An empty std::function would throw bad_function_call mid-run; say so now.
+  if (!f)
+    raise<stream_connection_error>("Engine::connectStreamToCallback: f is an empty function for "
+                                   "stream '",
+                                   handle, "'");
   connectStreamToCallback(handle, std::unique_ptr<StreamCallback>(new FunctionCallback(f)));
 }
 
 void Engine::connectStreamToCallback(StringRef handle, unsigned index, StreamCallbackHandle f) {
+  if (!f)
+    raise<stream_connection_error>("Engine::connectStreamToCallback: f is an empty function for "
+                                   "stream '",
+                                   handle, "'");
   connectStreamToCallback(handle, index, std::unique_ptr<StreamCallback>(new FunctionCallback(f)));
 }
 

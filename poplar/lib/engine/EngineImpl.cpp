@@ -86,6 +86,8 @@ void EngineImpl::writeTensor(const std::string &handle, const void *buf, std::si
                              bool sized) {
   const auto &access = hostAccess(handle, true, "writeTensor");
   std::size_t need = access.tensor.numBytes();
+  checkHostPointer<poplar_error>(buf, need, "Engine::writeTensor", "buf",
+                                 "tensor '" + handle + "'");
   if (sized && bytes != need)
     raise<poplar_error>("Engine::writeTensor: buffer for '", handle, "' has ", bytes,
                         " bytes but the tensor needs ", need);
@@ -99,6 +101,7 @@ void EngineImpl::writeTensor(const std::string &handle, const void *buf, std::si
 void EngineImpl::readTensor(const std::string &handle, void *buf, std::size_t bytes, bool sized) {
   const auto &access = hostAccess(handle, false, "readTensor");
   std::size_t need = access.tensor.numBytes();
+  checkHostPointer<poplar_error>(buf, need, "Engine::readTensor", "buf", "tensor '" + handle + "'");
   if (sized && bytes != need)
     raise<poplar_error>("Engine::readTensor: buffer for '", handle, "' has ", bytes,
                         " bytes but the tensor needs ", need);

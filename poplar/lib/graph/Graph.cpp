@@ -159,7 +159,11 @@ Tensor Graph::addConstantImpl(const Type &type, ArrayRef<std::size_t> shape, con
   if (!type.isValid())
     raise<tensor_creation_error>("Graph::addConstant: invalid element type for constant '",
                                  dc.getPathName(), "'");
-  popsdk::support::shapeBytes<overflow_error>(shape, type.size(), "Graph::addConstant");
+  std::size_t bytes =
+      popsdk::support::shapeBytes<overflow_error>(shape, type.size(), "Graph::addConstant");
+  if (isArray)
+    checkHostPointer<tensor_creation_error>(values, bytes, "Graph::addConstant", "values",
+                                            "constant " + shapeText(shape.vec()));
   Tensor t = addVariable(type, shape, dc);
   auto &var = state_->vars.back();
   var.isConstant = true;
@@ -186,6 +190,9 @@ Tensor Graph::addConstantHalf(const Type &type, ArrayRef<std::size_t> shape, con
                               const DebugContext &dc) {
   if (type != HALF)
     raise<type_error>("Graph::addConstantHalf: type must be half, not ", type);
+  checkHostPointer<tensor_creation_error>(
+      values, popsdk::support::shapeBytes<overflow_error>(shape, 2, "Graph::addConstantHalf"),
+      "Graph::addConstantHalf", "values", "constant " + shapeText(shape.vec()));
   Tensor t = addVariable(type, shape, dc);
   auto &var = state_->vars.back();
   var.isConstant = true;
