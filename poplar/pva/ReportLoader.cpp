@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <functional>
+#include <memory>
 
 namespace pva::detail {
 namespace {
@@ -11,38 +12,49 @@ namespace {
 /// The newest profile.pop schema this reader understands.
 constexpr unsigned kMaxFormatVersion = 2;
 
+/// Closes a connection: a member, so that a constructor that throws still closes it (SQLite
+/// returns a handle even when the open fails). close_v2 also copes with statements left open.
+struct CloseDatabase {
+  void operator()(sqlite3 *db) const { sqlite3_close_v2(db); }
+};
+struct FinalizeStatement {
+  void operator()(sqlite3_stmt *stmt) const { sqlite3_finalize(stmt); }
+};
+
 class Reader {
 public:
   explicit Reader(const std::string &path) : path_(path) {
     // Read-only and no create: a missing file must be an error, not a new empty database.
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    sqlite3 *db = nullptr;
+    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    db_.reset(db);
+    if (rc != SQLITE_OK)
       fail();
   }
-  ~Reader() { sqlite3_close(db_); }
-  Reader(const Reader &) = delete;
-  Reader &operator=(const Reader &) = delete;
 
-  /// Runs `sql` and calls `row` with the statement positioned on each result row.
+  /// Runs `sql` and calls `row` with the statement positioned on each result row; the statement
+  /// is finalised however `row` leaves (its checks throw).
   void query(const char *sql, const std::function<void(sqlite3_stmt *)> &row) {
-    sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK)
+    sqlite3_stmt *raw = nullptr;
+    int rc = sqlite3_prepare_v2(db_.get(), sql, -1, &raw, nullptr);
+    std::unique_ptr<sqlite3_stmt, FinalizeStatement> stmt(raw);
+    if (rc != SQLITE_OK)
       fail();
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-      row(stmt);
-    sqlite3_finalize(stmt);
+    while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW)
+      row(stmt.get());
     if (rc != SQLITE_DONE)
       fail();
   }
 
   [[noreturn]] void fail(const std::string &why = "") const {
-    throw exception("pva::openReport: cannot read profile '" + path_ + "': " +
-                    (why.empty() ? std::string(db_ ? sqlite3_errmsg(db_) : "out of memory") : why));
+    throw exception(
+        "pva::openReport: cannot read profile '" + path_ + "': " +
+        (why.empty() ? std::string(db_ ? sqlite3_errmsg(db_.get()) : "out of memory") : why));
   }
 
 private:
   std::string path_;
-  sqlite3 *db_ = nullptr;
+  std::unique_ptr<sqlite3, CloseDatabase> db_;
 };
 
 std::string text(sqlite3_stmt *s, int column) {
