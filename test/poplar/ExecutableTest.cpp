@@ -161,3 +161,33 @@ TEST(Executable, Regression_TargetMismatchNamesTheField) {
         << e.what();
   }
 }
+
+// A type id is an index into the type table; a tensor's shape indexes its bytes on the host.
+TEST(Executable, Regression_UnknownTypeAndInconsistentShapeAreRejected) {
+  expectRejected(
+      tamper(serializedCopyProgram(), [](nlohmann::json &j) { j["variables"][0]["type"] = 200; }),
+      "unknown element type id 200");
+  std::string withRead = [] {
+    IPUModel model;
+    model.tilesPerIPU = 4;
+    Graph graph(model.createDevice().getTarget());
+    Tensor a = graph.addVariable(FLOAT, {8}, "a");
+    graph.setTileMapping(a, 0);
+    graph.createHostRead("a", a);
+    std::stringstream out;
+    compileGraph(graph, {program::Sequence()}).serialize(out);
+    return out.str();
+  }();
+  {
+    std::istringstream in(withRead);
+    EXPECT_NO_THROW(Executable::deserialize(in));
+  }
+  expectRejected(tamper(withRead,
+                        [](nlohmann::json &j) {
+                          j["hostAccess"]["a"]["tensor"]["shape"] = {1ull << 62, 4};
+                        }),
+                 "does not match its 32 bytes");
+  expectRejected(
+      tamper(withRead, [](nlohmann::json &j) { j["hostAccess"]["a"]["tensor"]["shape"] = {9}; }),
+      "shape {9} does not match its 32 bytes");
+}

@@ -45,6 +45,9 @@ static_assert(rowsFollowEnumOrder(), "Types.def rows must follow the order of Ty
 const TypeInfo &infoOf(Type t, const char *api) {
   if (!t.isValid())
     detail::raise<type_error>(api, ": the type is invalid (a default-constructed Type)");
+  // An id from outside (a serialised executable) could be past the table.
+  if (static_cast<unsigned>(t.id()) >= kTypeInfo.size())
+    detail::raise<type_error>(api, ": unknown type id ", static_cast<unsigned>(t.id()));
   return kTypeInfo[static_cast<unsigned>(t.id())];
 }
 

@@ -1,6 +1,7 @@
 // Executable: a CompiledGraph that serialises as a CBOR description followed by raw tile images.
 #include "compiler/CompiledGraph.hpp"
 #include "core/Errors.hpp"
+#include "support/CheckedMath.hpp"
 #include "target/TargetCheck.hpp"
 
 #include <poplar/Executable.hpp>
@@ -111,9 +112,25 @@ void validate(const CompiledGraph &cg) {
     if (tile >= cg.tileImages.size() || offset + bytes > cg.tileImages[tile].size())
       fail("a copy reaches outside the memory of tile " + std::to_string(tile));
   };
+  // An element type id is an index into the type table, so one past FLOAT would read outside it.
+  auto checkType = [&](Type::Id id) {
+    if (id == Type::Id::INVALID || unsigned(id) > unsigned(Type::Id::FLOAT))
+      fail("unknown element type id " + std::to_string(unsigned(id)));
+  };
+  // Host reads and prints index a location's bytes by its shape: the two must agree.
   auto checkLocation = [&](const TensorLocation &loc) {
     for (const auto &r : loc.runs)
       checkRun(r.tile, r.offset, r.bytes);
+    if (loc.runs.empty() && loc.shape.empty())
+      return; // no tensor (an Error program without a debug tensor)
+    checkType(loc.type);
+    std::optional<std::size_t> bytes = Type(loc.type).size();
+    for (auto d : loc.shape)
+      if (bytes)
+        bytes = popsdk::support::checkedMul(*bytes, d);
+    if (!bytes || *bytes != loc.numBytes())
+      fail("a tensor's shape " + shapeText(loc.shape) + " does not match its " +
+           std::to_string(loc.numBytes()) + " bytes");
   };
   auto checkCopies = [&](const std::vector<CopyRun> &runs) {
     for (const auto &r : runs) {
@@ -137,6 +154,13 @@ void validate(const CompiledGraph &cg) {
   for (const auto &t : cg.vertexTypes)
     if (t.codelet >= cg.codelets.size())
       fail("a vertex type refers to an unknown codelet object");
+  for (const auto &v : cg.variables)
+    checkType(v.type);
+  for (const auto &st : cg.streams) {
+    checkType(st.type);
+    if (!popsdk::support::checkedMul(st.numElements, Type(st.type).size()))
+      fail("stream '" + st.handle + "' has more bytes than a size_t holds");
+  }
   for (const auto &sc : cg.streamCopies) {
     if (sc.stream >= cg.streams.size())
       fail("a stream copy refers to an unknown stream");
@@ -149,7 +173,10 @@ void validate(const CompiledGraph &cg) {
     checkLocation(e.debugTensor.tensor);
   for (const auto &[handle, access] : cg.hostAccess)
     checkLocation(access.tensor);
-  auto checkScalar = [&](const ScalarRef &r) { checkRun(r.tile, r.offset, Type(r.type).size()); };
+  auto checkScalar = [&](const ScalarRef &r) {
+    checkType(r.type);
+    checkRun(r.tile, r.offset, Type(r.type).size());
+  };
   for (const auto &r : cg.scalars)
     checkScalar(r);
   std::size_t n = cg.steps.size();
