@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 
 namespace int64k {
 
@@ -31,24 +30,27 @@ inline void draw(const unsigned *seed, unsigned *out, unsigned n) {
   }
 }
 
-/// sum, sum of squares, min, max, sum of |x|, product (mod 2^64) of x | 1.
+/// sum, sum of squares, min, max, sum of |x|, product of x | 1. The sums and the product are
+/// taken mod 2^64 (in unsigned arithmetic: the inputs are large enough that the squares wrap, and
+/// a signed overflow would be undefined behaviour on the host, as UBSan reported).
 template <typename T> void accumulate(const T *in, unsigned n, long long *out) {
-  std::int64_t sum = 0, squares = 0, lo = INT64_MAX, hi = INT64_MIN, mags = 0;
-  std::uint64_t product = 1;
+  std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+  std::uint64_t sum = 0, squares = 0, mags = 0, product = 1;
   for (unsigned i = 0; i < n; ++i) {
     std::int64_t v = in[i];
-    sum += v;
-    squares += v * v;
+    std::uint64_t u = std::uint64_t(v);
+    sum += u;
+    squares += u * u;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
-    mags += std::llabs(v);
-    product *= std::uint64_t(v) | 1;
+    mags += v < 0 ? 0 - u : u;
+    product *= u | 1;
   }
-  out[0] = sum;
-  out[1] = squares;
+  out[0] = (long long)sum;
+  out[1] = (long long)squares;
   out[2] = lo;
   out[3] = hi;
-  out[4] = mags;
+  out[4] = (long long)mags;
   out[5] = (long long)product;
 }
 
