@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -114,12 +115,15 @@ std::uint64_t compileKey(const std::string &sourcePath, const std::string &compi
 
 /// The entry's own key: the compile key and the path and content of every file the compile read,
 /// so that a changed header names another entry. nullopt if one of them cannot be read now.
+/// The first file of the list is the source itself, whose text and folder the compile key holds
+/// already; its name is left out, since addCodelets(stream) compiles a temporary file that is
+/// gone by the next call (and the same text under another name compiles alike).
 std::optional<std::uint64_t> entryKey(std::uint64_t key, const std::vector<std::string> &deps) {
   std::error_code ec;
-  for (const std::string &dep : deps) {
-    if (!fs::is_regular_file(dep, ec))
+  for (std::size_t i = 1; i < deps.size(); ++i) {
+    if (!fs::is_regular_file(deps[i], ec))
       return std::nullopt;
-    key = mix(mix(key, dep), readFile(dep));
+    key = mix(mix(key, deps[i]), readFile(deps[i]));
   }
   return key;
 }
@@ -171,7 +175,7 @@ std::string compileCodeletCached(const std::string &sourcePath, const std::strin
 
   // Private names for this process's output: concurrent compiles never share a half-written file,
   // and each finished file is renamed into place whole.
-  std::string stem = hex(key) + "." + std::to_string(::getpid());
+  std::string stem = hex(key) + "." + uniqueTempSuffix();
   fs::path temp = dir / (stem + ".gp.tmp");
   fs::path tempDeps = dir / (stem + ".d.tmp");
   fs::path log = dir / (stem + ".log");
@@ -212,6 +216,13 @@ std::string compileCodeletCached(const std::string &sourcePath, const std::strin
                                    "' in the codelet cache: ", ec.message());
   }
   return entry.string();
+}
+
+std::string uniqueTempSuffix() {
+  // The pid alone is shared by threads: two of them compiling the same codelet at once wrote
+  // the same temporary, and one's rename then found it gone.
+  static std::atomic<std::uint64_t> next{0};
+  return std::to_string(::getpid()) + "-" + std::to_string(next++);
 }
 
 void evictCodelet(const std::string &gpPath) {

@@ -19,6 +19,10 @@ std::string findPopc();
 std::string compileCodeletCached(const std::string &sourcePath, const std::string &compileFlags,
                                  const std::string &target);
 
+/// "<pid>-<n>", different on every call: a part of a temporary file's name that no other
+/// process, and no other thread of this one, is using at the same time.
+std::string uniqueTempSuffix();
+
 /// Forgets a cache entry found to be corrupt, so the next compile rebuilds it.
 void evictCodelet(const std::string &gpPath);
 

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace poplar::detail {
 
@@ -159,8 +158,8 @@ void loadCodelets(GraphState &state, const std::string &path, CodeletFileType ty
 
 void loadCodeletSource(GraphState &state, const std::string &source, CodeletFileType type,
                        const std::string &compileFlags, const std::string &targetName) {
-  fs::path temp = fs::temp_directory_path() / ("poplar-codelet-" + std::to_string(::getpid()) +
-                                               "-" + std::to_string(fnv1a(source)) + ".cpp");
+  // A name of its own: threads adding the same source at once must not share (and remove) it.
+  fs::path temp = fs::temp_directory_path() / ("poplar-codelet-" + uniqueTempSuffix() + ".cpp");
   {
     std::ofstream out(temp);
     out << source;
