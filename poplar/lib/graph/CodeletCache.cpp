@@ -22,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 namespace poplar::detail {
 
@@ -128,6 +129,28 @@ std::optional<std::uint64_t> entryKey(std::uint64_t key, const std::vector<std::
   return key;
 }
 
+/// The cached object for `key`, if the dependency list `manifest` names one whose files are all
+/// as they were when it was compiled.
+std::optional<fs::path> lookup(const fs::path &dir, const fs::path &manifest, std::uint64_t key) {
+  auto deps = parseDependencyRule(readFile(manifest.string()));
+  auto found = deps ? entryKey(key, *deps) : std::nullopt;
+  std::error_code ec;
+  if (!found || !fs::is_regular_file(dir / (hex(*found) + ".gp"), ec))
+    return std::nullopt;
+  return dir / (hex(*found) + ".gp");
+}
+
+/// A compile's temporary files, removed however it ends (those renamed into the cache are gone
+/// from these names already).
+struct TemporaryFiles {
+  std::vector<fs::path> paths;
+  ~TemporaryFiles() {
+    std::error_code ec;
+    for (const auto &p : paths)
+      fs::remove(p, ec);
+  }
+};
+
 } // namespace
 
 std::string findPopc() {
@@ -164,57 +187,42 @@ std::string compileCodeletCached(const std::string &sourcePath, const std::strin
     raise<graph_object_load_error>("Graph::addCodelets: cannot create the codelet cache '",
                                    dir.string(), "': ", ec.message());
   fs::path manifest = dir / (hex(key) + ".d");
-  if (auto deps = parseDependencyRule(readFile(manifest.string())))
-    if (auto found = entryKey(key, *deps)) {
-      fs::path entry = dir / (hex(*found) + ".gp");
-      if (fs::is_regular_file(entry, ec)) {
-        logger().debug("addCodelets: {} from cache {}", sourcePath, entry.string());
-        return entry.string();
-      }
-    }
+  if (auto entry = lookup(dir, manifest, key)) {
+    logger().debug("addCodelets: {} from cache {}", sourcePath, entry->string());
+    return entry->string();
+  }
 
-  // Private names for this process's output: concurrent compiles never share a half-written file,
-  // and each finished file is renamed into place whole.
+  // Private names for this compile's output: concurrent compiles never share a half-written
+  // file, and each finished file is renamed into place whole.
   std::string stem = hex(key) + "." + uniqueTempSuffix();
-  fs::path temp = dir / (stem + ".gp.tmp");
-  fs::path tempDeps = dir / (stem + ".d.tmp");
-  fs::path log = dir / (stem + ".log");
+  TemporaryFiles temps{{dir / (stem + ".gp.tmp"), dir / (stem + ".d.tmp"), dir / (stem + ".log")}};
+  const fs::path &object = temps.paths[0], &deps = temps.paths[1], &log = temps.paths[2];
   std::string command = shellQuote(popc) + " " + compileFlags;
   if (!target.empty())
     command += " --target " + shellQuote(target);
-  command += " " + shellQuote(sourcePath) + " -o " + shellQuote(temp.string()) + " -MD -MF " +
-             shellQuote(tempDeps.string()) + " > " + shellQuote(log.string()) + " 2>&1";
+  command += " " + shellQuote(sourcePath) + " -o " + shellQuote(object.string()) + " -MD -MF " +
+             shellQuote(deps.string()) + " > " + shellQuote(log.string()) + " 2>&1";
   logger().info("addCodelets: compiling {}: {}", sourcePath, command);
   int status = std::system(command.c_str());
-  std::string diagnostics = readFile(log.string());
-  fs::remove(log, ec);
-  auto deps = parseDependencyRule(readFile(tempDeps.string()));
-  if (status != 0 || !fs::is_regular_file(temp, ec) || !deps) {
-    fs::remove(temp, ec);
-    fs::remove(tempDeps, ec);
+  auto read = parseDependencyRule(readFile(deps.string()));
+  if (status != 0 || !fs::is_regular_file(object, ec) || !read)
     raise<graph_object_load_error>("Graph::addCodelets: popc failed to compile '", sourcePath,
                                    "' (exit status ", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                                   deps ? "" : ", no dependency list", "):\n", diagnostics);
-  }
-  auto found = entryKey(key, *deps);
-  if (!found) {
-    fs::remove(temp, ec);
-    fs::remove(tempDeps, ec);
+                                   read ? "" : ", no dependency list", "):\n",
+                                   readFile(log.string()));
+  auto found = entryKey(key, *read);
+  if (!found)
     raise<graph_object_load_error>("Graph::addCodelets: a file that compiling '", sourcePath,
                                    "' read was removed while popc ran");
-  }
   // The object first, then the list that finds it: a reader between the two renames sees the
   // old list, whose key names the old object or none, never a mismatched pair.
   fs::path entry = dir / (hex(*found) + ".gp");
-  fs::rename(temp, entry, ec);
+  fs::rename(object, entry, ec);
   if (!ec)
-    fs::rename(tempDeps, manifest, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    fs::remove(tempDeps, ec);
+    fs::rename(deps, manifest, ec);
+  if (ec)
     raise<graph_object_load_error>("Graph::addCodelets: cannot store '", entry.string(),
                                    "' in the codelet cache: ", ec.message());
-  }
   return entry.string();
 }
 
