@@ -2,12 +2,12 @@
 // a broadcast zero, and the im2col that turns the convolution into a grouped matmul.
 #include "ConvLowering.hpp"
 
+#include "support/CheckedMath.hpp"
 #include "support/Raise.hpp"
 
-#include <poputil/exceptions.hpp>
+#include <poplar/exceptions.hpp>
 
-#include <functional>
-#include <numeric>
+#include <poputil/exceptions.hpp>
 
 namespace poplin::internal {
 
@@ -16,8 +16,10 @@ using popsdk::support::raise;
 
 namespace {
 
+/// The element count of a field, kernel or output shape of ConvParams (from the caller, so a
+/// count that wraps is an error naming the shape).
 std::size_t product(const std::vector<std::size_t> &v) {
-  return std::accumulate(v.begin(), v.end(), std::size_t(1), std::multiplies<std::size_t>());
+  return popsdk::support::shapeElements<poplar::overflow_error>(v, "poplin convolution");
 }
 
 Tensor padDim(Graph &graph, const Tensor &t, unsigned dim, unsigned lower, unsigned upper) {

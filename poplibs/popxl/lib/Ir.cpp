@@ -2,9 +2,8 @@
 #include <popxl/Ir.hpp>
 
 #include "OpTable.hpp"
+#include "support/CheckedMath.hpp"
 
-#include <functional>
-#include <numeric>
 #include <sstream>
 
 namespace popxl {
@@ -35,8 +34,8 @@ DType dtypeNamed(const std::string &name) {
 }
 
 std::size_t TensorSpec::numElements() const {
-  return std::accumulate(shape.begin(), shape.end(), std::size_t(1),
-                         [](std::size_t a, std::int64_t b) { return a * std::size_t(b); });
+  std::vector<std::size_t> dims(shape.begin(), shape.end());
+  return popsdk::support::shapeElements<error>(dims, "popxl: TensorSpec::numElements");
 }
 
 std::string toString(const TensorSpec &spec) {

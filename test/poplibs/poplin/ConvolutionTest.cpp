@@ -289,3 +289,20 @@ TEST(ConvolutionPlan, ReportAndPerfectCycles) {
 }
 
 } // namespace
+
+// Padding a small input by 2^32 - 1 in two dimensions makes an output field of (2^32 + 3)^2
+// positions, more than a size_t counts: lowering refuses it by name instead of wrapping.
+TEST(ConvolutionErrors, Regression_OutputFieldWhoseSizeOverflows) {
+  OpHarness h(4);
+  poplin::addCodelets(h.graph());
+  ConvParams p(FLOAT, 1, {4, 4}, {1, 1}, 1, 1, 1);
+  p.inputTransform.paddingUpper = {0xffffffffu, 0xffffffffu};
+  // Planning (createWeights) already multiplies the output field out.
+  expectThrowsWith<overflow_error>(
+      [&] {
+        Tensor in = poplin::createInput(h.graph(), p);
+        Tensor w = poplin::createWeights(h.graph(), p);
+        poplin::convolution(h.graph(), in, w, p, false, h.prog());
+      },
+      {"poplin convolution", "{4294967299,4294967299}", "has more elements than a size_t holds"});
+}
