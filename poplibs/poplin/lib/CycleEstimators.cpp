@@ -42,6 +42,41 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
   return kWorkers * worker;
 }
 
+std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
+  // The loop bodies per input channel are counted from popc -S; the setups of a vertex, a group,
+  // a row and a position were fitted to the interpreter over 1-60 positions, 1-24 groups and
+  // 1-11 output channels (all within 1%).
+  // The codelet gives workers positions when there are six or more (or one group), else groups.
+  const bool byPositions = c.positions >= kWorkers || c.groups == 1;
+  const std::uint64_t groups = byPositions ? c.groups : ceilDiv(c.groups, kWorkers);
+  const std::uint64_t positions = byPositions ? ceilDiv(c.positions, kWorkers) : c.positions;
+  const bool halfPartials = c.partialsType == poplar::HALF;
+  // Per input channel of a row of w output channels: the input's load, a weight load and a MAC
+  // per channel, and the step to the next weight row (a half load converts: 2 cycles). A packed
+  // row (all of outChans <= 3) steps its weights by a constant.
+  const unsigned load = c.dataType == poplar::HALF ? 2 : 1;
+  auto perInChan = [&](unsigned w) { return load + w * (load + 1) + 3; };
+  const std::uint64_t k = c.inChans;
+  std::uint64_t perGroup = 0, perPosition = 0, rows = 1;
+  if (c.outChans <= 3) {
+    static constexpr unsigned kGroup[4] = {0, 31, 31, 33}, kPosition[4] = {0, 13, 16, 18};
+    perGroup = kGroup[c.outChans];
+    perPosition = kPosition[c.outChans] + k * (perInChan(c.outChans) - (c.outChans == 1 ? 2 : 1));
+  } else {
+    static constexpr unsigned kRestPosition[4] = {0, 14, 17, 19};
+    const unsigned full = c.outChans / 4, rest = c.outChans % 4;
+    perGroup = 37 + 18 * full + (rest ? 8 : 0);
+    perPosition =
+        full * (20 + k * perInChan(4)) + (rest ? kRestPosition[rest] + k * perInChan(rest) : 0);
+    rows = full + (rest ? 1 : 0);
+  }
+  if (halfPartials) // each output rounds and stores as half
+    perPosition += 3 * c.outChans + 2 * rows;
+  const std::uint64_t worker = (byPositions ? 66 : 28) + (halfPartials ? 8 : 0) +
+                               groups * (perGroup + positions * perPosition);
+  return kWorkers * worker;
+}
+
 std::uint64_t reduceAddCycles(const VertexCost &c) {
   // Per worker: blocks of 32 elements of a float accumulator; each partial adds a load and an
   // add per element (and a convert for half), the output a store (and a convert for half).

@@ -1,5 +1,6 @@
-// poplin's vertices one by one: ConvPartial1x1Out (AMP passes) and ReduceAdd against the host
-// reference, with the tile cycles the interpreter measures beside poplin's estimators.
+// poplin's vertices one by one: ConvPartial1x1Out (AMP passes), ConvPartialHorizontalMac (MACs)
+// and ReduceAdd against the host reference, with the tile cycles the interpreter measures beside
+// poplin's estimators.
 #include "CycleExpect.hpp"
 #include "MatMul.hpp"
 #include "VertexTester.hpp"
@@ -36,10 +37,10 @@ struct ConvShape {
   Type data, partials;
 };
 
-class ConvPartial1x1Out : public testing::TestWithParam<ConvShape> {};
-
-TEST_P(ConvPartial1x1Out, MatchesReferenceAndEstimate) {
-  const ConvShape s = GetParam();
+/// Runs one 1x1 partials vertex (AMP or MAC: the same fields and block semantics) on `s`,
+/// checks it against the host reference and its tile cycles against `estimator`.
+void runConvPartial(const char *vertex, poplin::internal::CycleEstimator estimator,
+                    const ConvShape &s) {
   std::vector<std::vector<double>> in, weights;
   std::vector<std::size_t> outSizes;
   for (unsigned g = 0; g < s.groups; ++g) {
@@ -48,8 +49,7 @@ TEST_P(ConvPartial1x1Out, MatchesReferenceAndEstimate) {
     outSizes.push_back(s.positions * s.outChans);
   }
   const auto r =
-      VertexTester(poplin::addCodelets,
-                   poputil::templateVertex("poplin::ConvPartial1x1Out", s.data, s.partials))
+      VertexTester(poplin::addCodelets, poputil::templateVertex(vertex, s.data, s.partials))
           .inputList("in", s.data, in)
           .inputList("weights", s.data, weights)
           .outputList("out", s.partials, outSizes)
@@ -69,9 +69,15 @@ TEST_P(ConvPartial1x1Out, MatchesReferenceAndEstimate) {
           << "group " << g << " element " << i;
   }
   const Target target = Target::createIPUTarget(1, "ipu2");
-  expectTileCycles(
-      r, poplin::internal::convPartial1x1OutCycles(
-             {target, s.data, s.partials, s.groups, s.positions, s.inChans, s.outChans, 0, 0}));
+  expectTileCycles(r, estimator({target, s.data, s.partials, s.groups, s.positions, s.inChans,
+                                 s.outChans, 0, 0}));
+}
+
+class ConvPartial1x1Out : public testing::TestWithParam<ConvShape> {};
+
+TEST_P(ConvPartial1x1Out, MatchesReferenceAndEstimate) {
+  runConvPartial("poplin::ConvPartial1x1Out", poplin::internal::convPartial1x1OutCycles,
+                 GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -80,6 +86,24 @@ INSTANTIATE_TEST_SUITE_P(
                     ConvShape{1, 60, 40, 24, FLOAT, FLOAT}, ConvShape{2, 30, 20, 70, FLOAT, FLOAT},
                     ConvShape{1, 64, 256, 45, FLOAT, FLOAT}, ConvShape{1, 48, 32, 32, HALF, FLOAT},
                     ConvShape{1, 33, 70, 17, HALF, HALF}, ConvShape{1, 32, 256, 94, HALF, FLOAT}));
+
+// The MAC vertex's shapes: the depthwise and grouped blocks it is chosen for (one to four output
+// channels, few input channels, many groups of few positions), and larger ones for the fit.
+class ConvPartialHorizontalMac : public testing::TestWithParam<ConvShape> {};
+
+TEST_P(ConvPartialHorizontalMac, MatchesReferenceAndEstimate) {
+  runConvPartial("poplin::ConvPartialHorizontalMac",
+                 poplin::internal::convPartialHorizontalMacCycles, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ConvPartialHorizontalMac,
+    testing::Values(ConvShape{1, 1, 1, 1, FLOAT, FLOAT}, ConvShape{16, 4, 1, 1, FLOAT, FLOAT},
+                    ConvShape{8, 36, 9, 1, FLOAT, FLOAT}, ConvShape{3, 20, 9, 2, FLOAT, FLOAT},
+                    ConvShape{2, 30, 18, 3, FLOAT, FLOAT}, ConvShape{1, 60, 16, 4, FLOAT, FLOAT},
+                    ConvShape{1, 24, 8, 11, FLOAT, FLOAT}, ConvShape{12, 3, 27, 2, FLOAT, FLOAT},
+                    ConvShape{8, 36, 9, 1, HALF, FLOAT}, ConvShape{4, 25, 9, 3, HALF, HALF},
+                    ConvShape{32, 2, 9, 1, HALF, HALF}, ConvShape{1, 48, 32, 6, HALF, FLOAT}));
 
 struct ReduceShape {
   unsigned numPartials, numElems;
