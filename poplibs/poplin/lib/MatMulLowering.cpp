@@ -1,6 +1,7 @@
-// Lowering a matmul plan: one ConvPartial1x1Out per tile over its blocks of A and B (the graph
-// compiler moves each block to its tile), then either a ReduceAdd per tile over its share of
-// each output block (K split) or a cast of the partials to the output type.
+// Lowering a matmul plan: one ConvPartial1x1Out or ConvPartialHorizontalMac (the plan's method)
+// per tile over its blocks of A and B (the graph compiler moves each block to its tile), then
+// either a ReduceAdd per tile over its share of each output block (K split) or a cast of the
+// partials to the output type.
 #include "MatMulLowering.hpp"
 
 #include <popops/Cast.hpp>
@@ -83,7 +84,7 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
   // Partials go straight to the output when neither a reduction nor a cast follows.
   const bool direct = !reduce && plan.partialsType == p.outputType;
   const std::string convVertex =
-      poputil::templateVertex("poplin::ConvPartial1x1Out", p.inputType, plan.partialsType);
+      poputil::templateVertex(methodVertex(plan.method), p.inputType, plan.partialsType);
   ComputeSet partialsCs = graph.addComputeSet({dc, "Conv_1x1"});
   // The partials of each output block (g, m, n parts), one per k part.
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<Tensor>> partials;

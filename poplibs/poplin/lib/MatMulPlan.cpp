@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -44,6 +45,13 @@ std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) 
 
 } // namespace
 
+const char *methodName(MatMulMethod method) { return method == MatMulMethod::Amp ? "AMP" : "MAC"; }
+
+const char *methodVertex(MatMulMethod method) {
+  return method == MatMulMethod::Amp ? "poplin::ConvPartial1x1Out"
+                                     : "poplin::ConvPartialHorizontalMac";
+}
+
 bool MatMulProblem::operator<(const MatMulProblem &o) const {
   return std::tie(groups, m, k, n, inputType, outputType) <
          std::tie(o.groups, o.m, o.k, o.n, o.inputType, o.outputType);
@@ -54,7 +62,7 @@ poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &
 }
 
 MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
-                  const poplar::Type &partialsType, const MatMulSplit &split) {
+                  const poplar::Type &partialsType, const MatMulSplit &split, MatMulMethod method) {
   const unsigned g = Plan::ceilDiv(p.groups, split.groups), m = Plan::ceilDiv(p.m, split.m),
                  n = Plan::ceilDiv(p.n, split.n), k = Plan::ceilDiv(p.k, split.k);
   const std::uint64_t inBytes = target.getTypeSize(p.inputType);
@@ -66,8 +74,10 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
   const std::uint64_t operandBytes =
       std::uint64_t(g) * (std::uint64_t(m) * k + std::uint64_t(k) * n) * inBytes;
   c.exchange = exchangeCycles(target, operandBytes) + kPhaseCycles;
-  c.partials =
-      convPartial1x1OutCycles({target, p.inputType, partialsType, g, m, k, n, 0, 0}) + kPhaseCycles;
+  const VertexCost vertex{target, p.inputType, partialsType, g, m, k, n, 0, 0};
+  c.partials = (method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
+                                            : convPartialHorizontalMacCycles(vertex)) +
+               kPhaseCycles;
   const std::uint64_t blockElems = std::uint64_t(g) * m * n;
   std::uint64_t temp = operandBytes + blockElems * partialBytes;
   if (split.k > 1) {
@@ -86,7 +96,7 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
 }
 
 MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem,
-                      const MatMulOptions &options) {
+                      const MatMulOptions &options, std::optional<MatMulMethod> only) {
   const unsigned tiles = target.getNumTiles();
   const std::uint64_t cap =
       std::uint64_t(double(target.getBytesPerTile()) * options.availableMemoryProportion);
@@ -99,7 +109,18 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
       for (unsigned sn : splitCounts(problem.n, tiles / (sg * sm)))
         for (unsigned sk : splitCounts(problem.k, tiles / (sg * sm * sn))) {
           const MatMulSplit split{sg, sm, sn, sk};
-          const MatMulCost cost = costOf(target, problem, best.partialsType, split);
+          // Both methods share the split's exchange, reduction and memory; the cheaper
+          // partials decide (AMP on ties: it is the faster unit as blocks grow).
+          MatMulMethod method = only.value_or(MatMulMethod::Amp);
+          MatMulCost cost = costOf(target, problem, best.partialsType, split, method);
+          if (!only) {
+            const MatMulCost mac =
+                costOf(target, problem, best.partialsType, split, MatMulMethod::Mac);
+            if (mac.cycles() < cost.cycles()) {
+              cost = mac;
+              method = MatMulMethod::Mac;
+            }
+          }
           const bool fits = cost.tempBytes <= cap;
           // Fewest cycles among plans that fit; until one fits, the least memory.
           using Rank = std::pair<std::uint64_t, std::uint64_t>;
@@ -110,6 +131,7 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
               !haveAny || (fits && !haveFit) || (fits == haveFit && rank(cost) < rank(best.cost));
           if (better) {
             best.split = split;
+            best.method = method;
             best.cost = cost;
             best.fitsMemory = fits;
             haveFit |= fits;
@@ -124,7 +146,8 @@ void printPlan(std::ostream &os, const MatMulPlan &plan, unsigned tiles) {
   os << "  MatMul: groups " << p.groups << ", [" << p.m << " x " << p.k << "] x [" << p.k << " x "
      << p.n << "], " << p.inputType << " -> " << p.outputType << ", partials " << plan.partialsType
      << "\n";
-  os << "  Method: AMP 1x1 convolution (ConvPartial1x1Out)\n";
+  os << "  Method: " << methodName(plan.method) << " 1x1 convolution ("
+     << (methodVertex(plan.method) + std::string("poplin::").size()) << ")\n";
   os << "  Split: groups " << plan.split.groups << ", batch (M) " << plan.split.m
      << ", output channels (N) " << plan.split.n << ", input channels (K) " << plan.split.k << "\n";
   os << "  Tiles: " << plan.split.tiles() << " of " << tiles << "\n";

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 
 namespace poplin::internal {
 
@@ -27,6 +28,15 @@ struct MatMulSplit {
   unsigned tiles() const { return groups * m * n * k; }
 };
 
+/// The vertex that computes each tile's partials: AMP passes (ConvPartial1x1Out) or plain MACs
+/// (ConvPartialHorizontalMac), which win where the AMP's units would mostly idle (few output
+/// channels and input channels per group) or its per-pass overhead dominates (few positions).
+enum class MatMulMethod { Amp, Mac };
+
+/// "AMP" or "MAC", and the vertex template ("poplin::ConvPartial1x1Out").
+const char *methodName(MatMulMethod method);
+const char *methodVertex(MatMulMethod method);
+
 /// Estimated tile cycles of each phase, and the temporary bytes the busiest tile holds.
 struct MatMulCost {
   std::uint64_t exchange = 0, partials = 0, reduceExchange = 0, reduce = 0, cast = 0;
@@ -38,6 +48,7 @@ struct MatMulPlan {
   MatMulProblem problem;
   poplar::Type partialsType = poplar::FLOAT;
   MatMulSplit split;
+  MatMulMethod method = MatMulMethod::Amp;
   MatMulCost cost;
   bool fitsMemory = true;
   /// Elements of each part (the last part of a dimension may be smaller).
@@ -54,14 +65,17 @@ struct MatMulPlan {
 /// The partials type a problem uses: the option's, but never narrower than the input.
 poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &options);
 
-/// Searches every split (each dimension's distinct part sizes) for the fewest cycles within
-/// the memory cap; if none fits, the split that needs the least memory.
+/// Searches every split (each dimension's distinct part sizes), each with the cheaper method
+/// (or only `method` when given, for tests), for the fewest cycles within the memory cap; if
+/// none fits, the split that needs the least memory.
 MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem,
-                      const MatMulOptions &options);
+                      const MatMulOptions &options,
+                      std::optional<MatMulMethod> method = std::nullopt);
 
-/// The cost of one split (for the search, and for tests).
+/// The cost of one split with one method (for the search, and for tests).
 MatMulCost costOf(const poplar::Target &target, const MatMulProblem &problem,
-                  const poplar::Type &partialsType, const MatMulSplit &split);
+                  const poplar::Type &partialsType, const MatMulSplit &split,
+                  MatMulMethod method = MatMulMethod::Amp);
 
 /// A readable account of `plan` (matMulReportPlan).
 void printPlan(std::ostream &os, const MatMulPlan &plan, unsigned tiles);

@@ -24,12 +24,16 @@ struct Problem {
 };
 
 // Regenerate with POPLIN_UPDATE_PLANS=1 after a deliberate change to the planner or the costs.
+// The last six are depthwise 3x3 layers (28x28 to 4x4 outputs) and grouped products with four
+// channels per group: the small ones choose the MAC vertex.
 TEST(MatMulPlan, PlansMatchRegressionFile) {
   const std::vector<Problem> problems = {
       {1, 1, 1, 1, FLOAT},          {1, 64, 64, 64, FLOAT},      {1, 256, 256, 256, FLOAT},
       {1, 1024, 1024, 1024, FLOAT}, {1, 1024, 1024, 1024, HALF}, {1, 1, 784, 10, FLOAT},
       {1, 16, 784, 10, FLOAT},      {1, 10, 16, 784, FLOAT},     {8, 128, 64, 128, HALF},
-      {1, 4096, 16, 16, FLOAT},     {1, 16, 4096, 16, FLOAT},    {1, 2, 100000, 2, FLOAT}};
+      {1, 4096, 16, 16, FLOAT},     {1, 16, 4096, 16, FLOAT},    {1, 2, 100000, 2, FLOAT},
+      {64, 784, 9, 1, FLOAT},       {256, 196, 9, 1, HALF},      {256, 49, 9, 1, FLOAT},
+      {512, 16, 9, 1, HALF},        {128, 64, 4, 4, FLOAT},      {2048, 49, 4, 4, HALF}};
   const Target target = Target::createIPUTarget(1, "ipu2");
   std::ostringstream report;
   for (const auto &p : problems) {
