@@ -82,9 +82,10 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
   const auto &p = plan.problem;
   const bool reduce = plan.split.k > 1;
   // Partials go straight to the output when neither a reduction nor a cast follows.
-  const bool direct = !reduce && plan.partialsType == p.outputType;
+  const Type written = plan.vertexOutputType();
+  const bool direct = !reduce && written == p.outputType;
   const std::string convVertex =
-      poputil::templateVertex(methodVertex(plan.method), p.inputType, plan.partialsType);
+      poputil::templateVertex(methodVertex(plan.method), p.inputType, written);
   ComputeSet partialsCs = graph.addComputeSet({dc, "Conv_1x1"});
   // The partials of each output block (g, m, n parts), one per k part.
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<Tensor>> partials;

@@ -4,6 +4,8 @@
 
 #include "CycleEstimators.hpp"
 
+#include <poputil/VertexTemplates.hpp>
+
 #include <algorithm>
 #include <ostream>
 #include <string>
@@ -52,6 +54,12 @@ const char *methodVertex(MatMulMethod method) {
                                      : "poplin::ConvPartialHorizontalMac";
 }
 
+poplar::Type vertexOutputType(const MatMulProblem &problem, const poplar::Type &partialsType,
+                              const MatMulSplit &split, MatMulMethod method) {
+  const bool halfInOut = problem.inputType == poplar::HALF && problem.outputType == poplar::HALF;
+  return method == MatMulMethod::Mac && split.k == 1 && halfInOut ? poplar::HALF : partialsType;
+}
+
 bool MatMulProblem::operator<(const MatMulProblem &o) const {
   return std::tie(groups, m, k, n, inputType, outputType) <
          std::tie(o.groups, o.m, o.k, o.n, o.inputType, o.outputType);
@@ -74,7 +82,8 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
   const std::uint64_t operandBytes =
       std::uint64_t(g) * (std::uint64_t(m) * k + std::uint64_t(k) * n) * inBytes;
   c.exchange = exchangeCycles(target, operandBytes) + kPhaseCycles;
-  const VertexCost vertex{target, p.inputType, partialsType, g, m, k, n, 0, 0};
+  const poplar::Type written = vertexOutputType(p, partialsType, split, method);
+  const VertexCost vertex{target, p.inputType, written, g, m, k, n, 0, 0};
   c.partials = (method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
                                             : convPartialHorizontalMacCycles(vertex)) +
                kPhaseCycles;
@@ -88,7 +97,7 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
     c.reduce = reduceAddCycles({target, p.outputType, partialsType, 1, 0, 0, 0, split.k, chunk}) +
                kPhaseCycles;
     temp += std::uint64_t(chunk) * split.k * partialBytes + chunk * outBytes;
-  } else if (partialsType != p.outputType) {
+  } else if (written != p.outputType) {
     c.cast = 6 * (30 + blockElems / 6 * 2) + kPhaseCycles;
   }
   c.tempBytes = temp;
@@ -146,8 +155,11 @@ void printPlan(std::ostream &os, const MatMulPlan &plan, unsigned tiles) {
   os << "  MatMul: groups " << p.groups << ", [" << p.m << " x " << p.k << "] x [" << p.k << " x "
      << p.n << "], " << p.inputType << " -> " << p.outputType << ", partials " << plan.partialsType
      << "\n";
+  // The vertex with its types: a MAC plan may write half outputs directly.
   os << "  Method: " << methodName(plan.method) << " 1x1 convolution ("
-     << (methodVertex(plan.method) + std::string("poplin::").size()) << ")\n";
+     << poputil::templateVertex(methodVertex(plan.method) + std::string("poplin::").size(),
+                                p.inputType, plan.vertexOutputType())
+     << ")\n";
   os << "  Split: groups " << plan.split.groups << ", batch (M) " << plan.split.m
      << ", output channels (N) " << plan.split.n << ", input channels (K) " << plan.split.k << "\n";
   os << "  Tiles: " << plan.split.tiles() << " of " << tiles << "\n";

@@ -37,6 +37,12 @@ enum class MatMulMethod { Amp, Mac };
 const char *methodName(MatMulMethod method);
 const char *methodVertex(MatMulMethod method);
 
+/// The type the partials vertex writes: the partials type, except that a MAC plan whose
+/// input and output are half and whose K is not split writes the output directly (the MAC
+/// accumulates in float registers and rounds once, as float partials and a cast would).
+poplar::Type vertexOutputType(const MatMulProblem &problem, const poplar::Type &partialsType,
+                              const struct MatMulSplit &split, MatMulMethod method);
+
 /// Estimated tile cycles of each phase, and the temporary bytes the busiest tile holds.
 struct MatMulCost {
   std::uint64_t exchange = 0, partials = 0, reduceExchange = 0, reduce = 0, cast = 0;
@@ -56,6 +62,9 @@ struct MatMulPlan {
   unsigned mPerPart() const { return ceilDiv(problem.m, split.m); }
   unsigned nPerPart() const { return ceilDiv(problem.n, split.n); }
   unsigned kPerPart() const { return ceilDiv(problem.k, split.k); }
+  poplar::Type vertexOutputType() const {
+    return internal::vertexOutputType(problem, partialsType, split, method);
+  }
   unsigned tileOf(unsigned g, unsigned m, unsigned n, unsigned k) const {
     return ((g * split.m + m) * split.n + n) * split.k + k;
   }
