@@ -16,18 +16,7 @@ std::vector<TensorSpec> inferBinary(const Ir &ir, const OpInfo &op) {
   if (a.dtype != b.dtype)
     opError(op, std::string("operands have different dtypes: ") + dtypeName(a.dtype) + " and " +
                     dtypeName(b.dtype));
-  // numpy: align the shapes on the right; each pair of sizes must be equal or contain a 1.
-  const std::size_t rank = std::max(a.shape.size(), b.shape.size());
-  std::vector<std::int64_t> out(rank);
-  for (std::size_t i = 0; i < rank; ++i) {
-    const std::int64_t x = i < rank - a.shape.size() ? 1 : a.shape[i - (rank - a.shape.size())];
-    const std::int64_t y = i < rank - b.shape.size() ? 1 : b.shape[i - (rank - b.shape.size())];
-    if (x != y && x != 1 && y != 1)
-      opError(op, "shapes " + shapeText(a.shape) + " and " + shapeText(b.shape) +
-                      " cannot be broadcast together");
-    out[i] = x == 1 ? y : x;
-  }
-  return {{out, a.dtype}};
+  return {{broadcastShapes(op, a.shape, b.shape), a.dtype}};
 }
 
 void lowerBinary(const LowerContext &c, const OpInfo &op) {
@@ -153,6 +142,130 @@ void gradNonLinearity(GradContext &c, const OpInfo &op) {
     const TensorId act = op.type == "gelu" ? c.fwd(op.inputs[0]) : c.fwd(op.outputs[0]);
     c.addInputGrad(op, 0, c.op(op.type + "_grad", {*g, act}));
   }
+}
+
+} // namespace popxl::internal
+
+// Comparisons and logic: numpy broadcasting, bool results (no gradient flows through them).
+namespace popxl::internal {
+
+std::vector<TensorSpec> inferCompare(const Ir &ir, const OpInfo &op) {
+  TensorSpec out = inferBinary(ir, op).at(0);
+  const bool logical = op.type == "logical_and" || op.type == "logical_or";
+  if (logical && out.dtype != DType::Bool)
+    opError(op, std::string("operands must be bool, got ") + dtypeName(out.dtype));
+  out.dtype = DType::Bool;
+  return {out};
+}
+
+void lowerCompare(const LowerContext &c, const OpInfo &op) {
+  using popops::expr::BinaryOpType;
+  static const std::map<std::string, BinaryOpType> kTypes = {
+      {"equal", BinaryOpType::EQUAL},
+      {"not_equal", BinaryOpType::NOT_EQUAL},
+      {"greater", BinaryOpType::GREATER_THAN},
+      {"greater_equal", BinaryOpType::GREATER_THAN_EQUAL},
+      {"less", BinaryOpType::LESS_THAN},
+      {"less_equal", BinaryOpType::LESS_THAN_EQUAL},
+      {"logical_and", BinaryOpType::LOGICAL_AND},
+      {"logical_or", BinaryOpType::LOGICAL_OR}};
+  c.setOut(op, 0,
+           popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.in(op, 1), c.prog, op.name));
+}
+
+std::vector<TensorSpec> inferLogicalNot(const Ir &ir, const OpInfo &op) {
+  const TensorSpec &in = inputSpec(ir, op, 0);
+  if (in.dtype != DType::Bool)
+    opError(op, std::string("operand must be bool, got ") + dtypeName(in.dtype));
+  return {in};
+}
+
+void lowerLogicalNot(const LowerContext &c, const OpInfo &op) {
+  c.setOut(
+      op, 0,
+      popops::map(c.graph, popops::expr::UnaryOpType::LOGICAL_NOT, c.in(op, 0), c.prog, op.name));
+}
+
+/// The rule of ops whose inputs take no gradient (bool results, integer indices): nothing.
+void gradNone(GradContext &, const OpInfo &) {}
+
+// where(condition, lhs, rhs): lhs where condition is true, else rhs; all three broadcast.
+std::vector<TensorSpec> inferWhere(const Ir &ir, const OpInfo &op) {
+  if (op.inputs.size() != 3)
+    opError(op, "expects 3 inputs (condition, lhs, rhs), got " + std::to_string(op.inputs.size()));
+  const TensorSpec &cond = inputSpec(ir, op, 0);
+  if (cond.dtype != DType::Bool)
+    opError(op, std::string("condition must be bool, got ") + dtypeName(cond.dtype));
+  OpInfo values = op; // lhs and rhs: equal dtypes, broadcast shapes
+  values.inputs = {op.inputs[1], op.inputs[2]};
+  const TensorSpec lr = inferBinary(ir, values).at(0);
+  return {{broadcastShapes(op, cond.shape, lr.shape), lr.dtype}};
+}
+
+void lowerWhere(const LowerContext &c, const OpInfo &op) {
+  c.setOut(op, 0, popops::select(c.graph, c.in(op, 1), c.in(op, 2), c.in(op, 0), c.prog, op.name));
+}
+
+void gradWhere(GradContext &c, const OpInfo &op) {
+  auto g = c.outputGrad(op, 0);
+  if (!g)
+    return;
+  const TensorId cond = c.fwd(op.inputs[0]);
+  const TensorId zero = c.scalar(0.0, c.spec(*g).dtype);
+  c.addInputGrad(op, 1, sumToShape(c, c.op("where", {cond, *g, zero}), c.spec(op.inputs[1]).shape));
+  c.addInputGrad(op, 2, sumToShape(c, c.op("where", {cond, zero, *g}), c.spec(op.inputs[2]).shape));
+}
+
+// clip(t): attributes min and max (either may be missing), popops maximum/minimum with constants.
+std::vector<TensorSpec> inferClip(const Ir &ir, const OpInfo &op) {
+  const TensorSpec &in = inputSpec(ir, op, 0);
+  if (hasAttr(op, "min") && hasAttr(op, "max") && floatAttr(op, "min") > floatAttr(op, "max"))
+    opError(op, "min " + std::to_string(floatAttr(op, "min")) + " is above max " +
+                    std::to_string(floatAttr(op, "max")));
+  return {in};
+}
+
+namespace {
+popops::expr::Any clipExpr(const OpInfo &op, poplar::Type type) {
+  namespace pe = popops::expr;
+  pe::Any e = pe::_1;
+  if (hasAttr(op, "min"))
+    e = pe::Max(e, pe::Const(floatAttr(op, "min"), type));
+  if (hasAttr(op, "max"))
+    e = pe::Min(e, pe::Const(floatAttr(op, "max"), type));
+  return e;
+}
+} // namespace
+
+void lowerClip(const LowerContext &c, const OpInfo &op) {
+  const poplar::Tensor &t = c.in(op, 0);
+  if (!hasAttr(op, "min") && !hasAttr(op, "max")) {
+    poplar::Tensor out = c.graph.clone(t, op.name);
+    c.prog.add(poplar::program::Copy(t, out, false, op.name));
+    c.setOut(op, 0, out);
+    return;
+  }
+  c.setOut(op, 0, popops::map(c.graph, clipExpr(op, t.elementType()), {t}, c.prog, op.name));
+}
+
+void gradClip(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("clip_grad", {*g, c.fwd(op.inputs[0])}, op.attrs));
+}
+
+// clip_grad(g, x): g where min <= x <= max, else 0.
+void lowerClipGrad(const LowerContext &c, const OpInfo &op) {
+  namespace pe = popops::expr;
+  const poplar::Tensor &x = c.in(op, 1);
+  const poplar::Type type = x.elementType();
+  pe::Any inside = pe::Const(true);
+  if (hasAttr(op, "min"))
+    inside = pe::And(inside, pe::Gte(pe::_2, pe::Const(floatAttr(op, "min"), type)));
+  if (hasAttr(op, "max"))
+    inside = pe::And(inside, pe::Lte(pe::_2, pe::Const(floatAttr(op, "max"), type)));
+  c.setOut(op, 0,
+           popops::map(c.graph, pe::Select(pe::_1, pe::Const(0.0, type), inside), {c.in(op, 0), x},
+                       c.prog, op.name));
 }
 
 } // namespace popxl::internal

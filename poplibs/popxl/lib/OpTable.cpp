@@ -1,6 +1,7 @@
 // The op table's lookup and the helpers its functions share.
 #include "OpTable.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace popxl::internal {
@@ -64,6 +65,30 @@ std::string stringAttr(const OpInfo &op, const std::string &key) {
   if (auto v = std::get_if<std::string>(&attr(op, key)))
     return *v;
   opError(op, "attribute '" + key + "' should be a string");
+}
+
+std::size_t normaliseAxis(const OpInfo &op, std::int64_t axis, std::size_t rank) {
+  const std::int64_t r = std::int64_t(rank);
+  if (axis < -r || axis >= r)
+    opError(op,
+            "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return std::size_t(axis < 0 ? axis + r : axis);
+}
+
+std::vector<std::int64_t> broadcastShapes(const OpInfo &op, const std::vector<std::int64_t> &a,
+                                          const std::vector<std::int64_t> &b) {
+  // Align the shapes on the right; each pair of sizes must be equal or contain a 1.
+  const std::size_t rank = std::max(a.size(), b.size());
+  std::vector<std::int64_t> out(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const std::int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (x != y && x != 1 && y != 1)
+      opError(op,
+              "shapes " + shapeText(a) + " and " + shapeText(b) + " cannot be broadcast together");
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
 }
 
 std::string shapeText(const std::vector<std::int64_t> &shape) {

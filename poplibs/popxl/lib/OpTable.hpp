@@ -86,6 +86,11 @@ std::int64_t intAttr(const OpInfo &op, const std::string &key);
 double floatAttr(const OpInfo &op, const std::string &key);
 std::string stringAttr(const OpInfo &op, const std::string &key);
 bool hasAttr(const OpInfo &op, const std::string &key);
+/// `axis` counted from the end when negative; an error naming the op unless -rank <= axis < rank.
+std::size_t normaliseAxis(const OpInfo &op, std::int64_t axis, std::size_t rank);
+/// numpy's broadcast of two shapes; an error naming the op and both shapes when they do not.
+std::vector<std::int64_t> broadcastShapes(const OpInfo &op, const std::vector<std::int64_t> &a,
+                                          const std::vector<std::int64_t> &b);
 /// "(2, 3)"
 std::string shapeText(const std::vector<std::int64_t> &shape);
 

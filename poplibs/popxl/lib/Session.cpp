@@ -10,6 +10,7 @@
 #include <poplin/codelets.hpp>
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
 #include <cstring>
@@ -62,6 +63,7 @@ struct Session::Impl {
     popops::addCodelets(graph);
     poplin::addCodelets(graph);
     popnn::addCodelets(graph);
+    poprand::addCodelets(graph);
     for (StreamId s = 0; s < ir.numStreams(); ++s) {
       const StreamInfo &info = ir.stream(s);
       const auto type = internal::poplarType(info.spec.dtype);

@@ -12,19 +12,6 @@
 
 namespace popxl::internal {
 
-namespace {
-
-/// `axis` counted from the end when negative, checked against `rank`.
-std::size_t normaliseAxis(const OpInfo &op, std::int64_t axis, std::size_t rank) {
-  const std::int64_t r = std::int64_t(rank);
-  if (axis < -r || axis >= r)
-    opError(op,
-            "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-  return std::size_t(axis < 0 ? axis + r : axis);
-}
-
-} // namespace
-
 std::vector<TensorSpec> inferReshape(const Ir &ir, const OpInfo &op) {
   const TensorSpec &in = inputSpec(ir, op, 0);
   std::vector<std::int64_t> shape = intsAttr(op, "shape");

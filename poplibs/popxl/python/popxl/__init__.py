@@ -1,6 +1,7 @@
 """popxl: Graphcore's PopXL API over libpopxl, on the simulated IPU."""
 from . import ops, transforms  # noqa: F401
-from .context import get_current_graph, gcg, get_main_graph, gmg, get_ir, gir  # noqa: F401
+from .context import (get_current_graph, gcg, get_main_graph, gmg, get_ir, gir,  # noqa: F401
+                      in_sequence)
 from .dtypes import (dtype, float32, float16, half, int32, uint32, bool,  # noqa: F401,A004
                      float)
 from .graph import Graph  # noqa: F401

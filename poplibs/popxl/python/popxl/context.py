@@ -44,3 +44,27 @@ def _push(graph):
 
 def _pop():
     _stack().pop()
+
+
+class in_sequence:
+    """``with popxl.in_sequence():`` or ``@popxl.in_sequence()``: ops created inside run in the
+    order they were created. libpopxl schedules every graph's ops in creation order already, so
+    this is accepted and changes nothing (``in_sequence(False)`` is accepted too)."""
+
+    def __init__(self, enabled=True):
+        self.enabled = bool(enabled)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper

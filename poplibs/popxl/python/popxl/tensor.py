@@ -87,6 +87,55 @@ class Tensor:
     def T(self):
         return self.transpose()
 
+    def __getitem__(self, key):
+        """numpy basic indexing: ints (the axis is removed), slices (a step other than 1
+        subsamples, a negative one reverses) and `...`; an integer Tensor gathers along axis 0,
+        a bool Tensor of the same shape selects (zero elsewhere)."""
+        from . import ops
+        if isinstance(key, Tensor):
+            if key.dtype.is_int:
+                return ops.gather(self, key)
+            if key.dtype.name == "bool":
+                return ops.where(key, self, 0)
+            raise TypeError(f"popxl: cannot index with a {key.dtype} tensor")
+        keys = list(key) if isinstance(key, tuple) else [key]
+        if sum(k is Ellipsis for k in keys) > 1:
+            raise IndexError("popxl: an index can only have a single ellipsis ('...')")
+        if Ellipsis in keys:
+            i = keys.index(Ellipsis)
+            keys[i:i + 1] = [slice(None)] * (self.rank - len(keys) + 1)
+        if len(keys) > self.rank:
+            raise IndexError(f"popxl: too many indices for {self} ({len(keys)} for rank "
+                             f"{self.rank})")
+        starts, stops, steps, axes, squeezed = [], [], [], [], []
+        for axis, k in enumerate(keys):
+            if isinstance(k, slice):
+                if k == slice(None):
+                    continue
+                starts.append(k.start)
+                stops.append(k.stop)
+                steps.append(k.step)
+            elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+                dim = self.shape[axis]
+                if not -dim <= k < dim:
+                    raise IndexError(f"popxl: index {k} is out of bounds for axis {axis} of "
+                                     f"{self.shape}")
+                k = int(k) % dim
+                starts.append(k)
+                stops.append(k + 1)
+                steps.append(1)
+                squeezed.append(axis)
+            else:
+                raise TypeError(f"popxl: unsupported index {k!r} (ints, slices, ... and "
+                                f"Tensors are)")
+            axes.append(axis)
+        out = self
+        if axes:
+            out = ops.slice(self, starts, stops, steps, axes)
+        if squeezed:
+            out = ops.squeeze(out, squeezed)
+        return out
+
     def __len__(self):
         if not self.shape:
             raise TypeError("popxl: len() of a scalar tensor")
@@ -176,7 +225,8 @@ def _host_array(data, dtype, what):
     if dtype is None:
         dtype = _dtype.as_dtype(array.dtype if array.dtype != np.float64 else np.float32)
     dtype = _dtype.as_dtype(dtype)
-    return np.ascontiguousarray(array, dtype=dtype.as_numpy()), dtype
+    # np.array, not np.ascontiguousarray, which makes a 0-d array 1-d
+    return np.array(array, dtype=dtype.as_numpy(), order="C"), dtype
 
 
 def variable(data, dtype=None, name=None, downcast=True, replica_grouping=None,

@@ -1,4 +1,7 @@
 """popxl.ops: each op adds one node of libpopxl's op table to the current graph."""
+import builtins
+import enum
+
 import numpy as np
 
 from .. import context
@@ -136,6 +139,23 @@ def host_store(d2h_stream, t, name=None):
     _create("host_store", [t], {"stream": d2h_stream._id}, name)
 
 
+class ReductionType(enum.Enum):
+    """How a loss reduces its per-sample values: ``Mean``, ``Sum`` or ``NoReduction``."""
+    Mean = "mean"
+    Sum = "sum"
+    NoReduction = "none"
+
+
+def _reduction(op_type, reduction):
+    if isinstance(reduction, ReductionType):
+        return reduction.value
+    red = str(reduction).lower()
+    if red not in ("mean", "sum", "none"):
+        raise ValueError(f"popxl.ops.{op_type}: reduction must be 'mean', 'sum' or 'none' "
+                         f"(or a ReductionType), got {reduction!r}")
+    return red
+
+
 def nll_loss_with_softmax_grad(probs, labels, loss_grad=1, ignore_index=None, reduction="mean",
                                name=None):
     """The negative log-likelihood of `labels` under `probs` (a softmax's output), and its
@@ -143,7 +163,231 @@ def nll_loss_with_softmax_grad(probs, labels, loss_grad=1, ignore_index=None, re
     if ignore_index is not None:
         raise ValueError("popxl.ops.nll_loss_with_softmax_grad: ignore_index is not supported "
                          "yet")
-    red = reduction if isinstance(reduction, str) else reduction.name.lower()
+    red = _reduction("nll_loss_with_softmax_grad", reduction)
     loss, dx = _create("nll_loss_with_softmax_grad", [probs, labels],
                        {"reduction": red, "loss_grad": float(loss_grad)}, name)
     return loss, dx
+
+
+def nll_loss(probs, labels, ignore_index=None, reduction=ReductionType.Mean, log_prob=False,
+             name=None):
+    """The negative log-likelihood of `labels` ([...], int32/uint32) under `probs` ([...,
+    classes]): -log(probs[label]) per sample (-probs[label] when `log_prob`, for log-softmax
+    inputs); samples labelled `ignore_index` count 0 and are left out of the mean."""
+    attrs = {"reduction": _reduction("nll_loss", reduction), "log_prob": int(bool(log_prob))}
+    if ignore_index is not None:
+        attrs["ignore_index"] = int(ignore_index)
+    return _create("nll_loss", [probs, labels], attrs, name)[0]
+
+
+def log_softmax(t, axis=-1, name=None):
+    """log(softmax(t)) over `axis` (the innermost), computed stably."""
+    return _create("log_softmax", [t], {"axis": int(axis)}, name)[0]
+
+
+# Slicing, joining, indexing.
+_BIG = 2**62
+
+
+def _as_list(v, n=None):
+    if v is None:
+        return [None] * (n if n is not None else 0)
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    return [v]
+
+
+def slice(t, start=None, stop=None, step=None, axis=None, name=None):  # noqa: A001
+    """t[start:stop:step] along each of `axis` (numpy's rules: negative values count from the
+    end, out-of-range values are clipped, a step other than 1 subsamples, a negative one
+    reverses). Each of start/stop/step/axis is an int or a list (None entries mean the
+    default); `axis` defaults to the first len(start) axes."""
+    lists = [_as_list(v) for v in (start, stop, step)]
+    if axis is None:
+        axes = list(range(builtins.max(len(x) for x in lists)))
+    else:
+        axes = [int(a) for a in _as_list(axis)]
+    lists = [x if x else [None] * len(axes) for x in lists]
+    if builtins.any(len(x) != len(axes) for x in lists):
+        raise ValueError(f"popxl.ops.slice: start {start}, stop {stop}, step {step} and axis "
+                         f"{axis} must have the same length")
+    starts, stops, steps = lists
+    attrs = {"start": [], "stop": [], "step": [], "axis": [int(a) for a in axes]}
+    for b, e, s in zip(starts, stops, steps):
+        s = 1 if s is None else int(s)
+        attrs["step"].append(s)
+        attrs["start"].append((0 if s > 0 else _BIG) if b is None else int(b))
+        attrs["stop"].append((_BIG if s > 0 else -_BIG) if e is None else int(e))
+    return _create("slice", [t], attrs, name)[0]
+
+
+def subsample(t, strides, name=None):
+    """Every strides[i]-th element along axis i, from the first."""
+    strides = [int(s) for s in strides]
+    if len(strides) != t.rank or builtins.any(s < 1 for s in strides):
+        raise ValueError(f"popxl.ops.subsample: strides {strides} need one positive stride per "
+                         f"axis of {t.shape}")
+    return slice(t, [None] * t.rank, [None] * t.rank, strides, list(range(t.rank)), name)
+
+
+def concat(ts, axis=0, name=None):
+    """The tensors joined along `axis` (they agree on every other dimension and the dtype)."""
+    ts = list(ts)
+    return _create("concat", ts, {"axis": int(axis)}, name)[0]
+
+
+def split(t, splits, axis=0, name=None):
+    """`t` cut along `axis` into `splits` equal parts (an int) or parts of the given sizes (a
+    list summing to the dimension): a list of tensors."""
+    dim = t.shape[axis]
+    if isinstance(splits, int):
+        if splits < 1 or dim % splits:
+            raise ValueError(f"popxl.ops.split: cannot split dimension {dim} (axis {axis} of "
+                             f"{t.shape}) into {splits} equal parts")
+        sizes = [dim // splits] * splits
+    else:
+        sizes = [int(s) for s in splits]
+        if builtins.sum(sizes) != dim or builtins.any(s < 0 for s in sizes):
+            raise ValueError(f"popxl.ops.split: sizes {sizes} do not add up to dimension {dim} "
+                             f"(axis {axis} of {t.shape})")
+    out, offset = [], 0
+    for i, n in enumerate(sizes):
+        out.append(slice(t, offset, offset + n, 1, axis,
+                         f"{name or 'split'}/{i}"))
+        offset += n
+    return out
+
+
+def squeeze(t, axes=None, name=None):
+    """`t` without the given size-1 axes (all of them when `axes` is None)."""
+    shape = t.shape
+    if axes is None:
+        axes = [i for i, d in enumerate(shape) if d == 1]
+    axes = sorted({(a + t.rank if a < 0 else a) for a in _as_list(axes)})
+    for a in axes:
+        if not 0 <= a < t.rank or shape[a] != 1:
+            raise ValueError(f"popxl.ops.squeeze: axis {a} of {shape} is not of size 1")
+    return reshape(t, [d for i, d in enumerate(shape) if i not in axes], name or "squeeze")
+
+
+def unsqueeze(t, axes, name=None):
+    """`t` with size-1 axes inserted at `axes` (positions in the result)."""
+    rank = t.rank + len(_as_list(axes))
+    axes = sorted({(a + rank if a < 0 else a) for a in _as_list(axes)})
+    if builtins.any(not 0 <= a < rank for a in axes):
+        raise ValueError(f"popxl.ops.unsqueeze: axes {axes} are out of range for rank {rank}")
+    shape = list(t.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return reshape(t, shape, name or "unsqueeze")
+
+
+def gather(t, indices, axis=0, available_memory_proportion=None, zero_OOR=False, name=None):
+    """t's slices along `axis` at `indices` (int32/uint32): the shape t.shape[:axis] +
+    indices.shape + t.shape[axis+1:]. An index outside the axis gives zeros."""
+    return _create("gather", [t, indices], {"axis": int(axis)}, name)[0]
+
+
+def dynamic_slice(t, index, axes, sizes, no_overlap=False, name=None):
+    """The slice of `t` of `sizes` along `axes` at the offsets in `index` (a uint32 tensor, one
+    offset per axis) read when the program runs."""
+    return _create("dynamic_slice", [t, index],
+                   {"axes": [int(a) for a in axes], "sizes": [int(s) for s in sizes]}, name)[0]
+
+
+def dynamic_update_(t, index, t_update, axes, sizes, no_overlap=False, name=None):
+    """Writes `t_update` into `t` at the offsets in `index` along `axes` (in place)."""
+    return _create("dynamic_update_", [t, index, t_update],
+                   {"axes": [int(a) for a in axes], "sizes": [int(s) for s in sizes]}, name)[0]
+
+
+def onehot(t, num_classes, values, axis=-1, name=None):
+    """One-hot encoding of the indices `t`: `values` ([off, on], a tensor) give the output's
+    values and dtype; `num_classes` is an int or a constant tensor."""
+    if isinstance(num_classes, Tensor):
+        if t.ir._pb.tensor_kind(num_classes.id) != "constant":
+            raise ValueError("popxl.ops.onehot: num_classes must be a constant")
+        num_classes = int(np.asarray(t.ir._pb.tensor_data(num_classes.id)).reshape(-1)[0])
+    values = _ensure_tensor(values, t) if isinstance(values, Tensor) else constant(
+        np.asarray(values, np.float32))
+    return _create("onehot", [t, values], {"num_classes": int(num_classes), "axis": int(axis)},
+                   name)[0]
+
+
+# Selection, comparison, logic.
+def where(condition, lhs, rhs, name=None):
+    """lhs where `condition` (bool) holds, else rhs; numpy broadcasting."""
+    like = lhs if isinstance(lhs, Tensor) else rhs
+    if not isinstance(like, Tensor):
+        raise TypeError("popxl.ops.where: lhs or rhs must be a Tensor")
+    return _create("where", [condition, _ensure_tensor(lhs, like), _ensure_tensor(rhs, like)],
+                   name=name)[0]
+
+
+def equal(lhs, rhs, name=None):
+    return _binary("equal", lhs, rhs, name)
+
+
+def not_equal(lhs, rhs, name=None):
+    return _binary("not_equal", lhs, rhs, name)
+
+
+def greater(lhs, rhs, name=None):
+    return _binary("greater", lhs, rhs, name)
+
+
+def greater_equal(lhs, rhs, name=None):
+    return _binary("greater_equal", lhs, rhs, name)
+
+
+def less(lhs, rhs, name=None):
+    return _binary("less", lhs, rhs, name)
+
+
+def less_equal(lhs, rhs, name=None):
+    return _binary("less_equal", lhs, rhs, name)
+
+
+def logical_and(lhs, rhs, name=None):
+    return _binary("logical_and", lhs, rhs, name)
+
+
+def logical_or(lhs, rhs, name=None):
+    return _binary("logical_or", lhs, rhs, name)
+logical_not = _unary("logical_not")
+
+
+def clip(t, min=None, max=None, name=None):  # noqa: A002 (popxl's names)
+    """t limited to [min, max] (either bound may be None)."""
+    attrs = {}
+    if min is not None:
+        attrs["min"] = float(min)
+    if max is not None:
+        attrs["max"] = float(max)
+    return _create("clip", [t], attrs, name)[0]
+
+
+clamp = clip
+
+
+# Random values from a seed tensor (uint32, shape (2,)).
+def dropout(t, seed_tensor, p, name=None):
+    """Each element of `t` zeroed with probability `p`, the others scaled by 1 / (1 - p); the
+    mask depends only on `seed_tensor` and the shape."""
+    return _create("dropout", [t, seed_tensor], {"p": float(p)}, name)[0]
+
+
+def random_uniform(seed_tensor, shape, low=0.0, high=1.0, dtype=None, name=None):
+    from .. import dtypes
+    dtype = dtypes.float32 if dtype is None else dtype
+    return _create("random_uniform", [seed_tensor],
+                   {"shape": [int(d) for d in shape], "dtype": dtype.name, "low": float(low),
+                    "high": float(high)}, name)[0]
+
+
+def random_normal(seed_tensor, shape, mean=0.0, std=1.0, dtype=None, name=None):
+    from .. import dtypes
+    dtype = dtypes.float32 if dtype is None else dtype
+    return _create("random_normal", [seed_tensor],
+                   {"shape": [int(d) for d in shape], "dtype": dtype.name, "mean": float(mean),
+                    "std": float(std)}, name)[0]
