@@ -165,9 +165,12 @@ int main(int argc, char **argv) {
   fwd.add(popnn::calcLoss(graph, probs, labels, loss, deltas, numCorrect,
                           popnn::CROSS_ENTROPY_LOSS, "loss"));
 
-  // Backward and SGD: each update is -lr/B times the batch's summed gradient.
+  // Backward and SGD: each update is -lr/B times the batch's summed gradient. The step size is
+  // a tensor the host writes before each run: it decays linearly to a tenth over the training.
   Sequence bwd;
-  const float scale = -opt.lr / float(B);
+  Tensor scale = graph.addVariable(FLOAT, {}, "scale");
+  graph.setTileMapping(scale, 0);
+  graph.createHostWrite("scale", scale);
   Tensor dH = poplin::matMul(graph, deltas, w2.transpose(), bwd, "fc/bwd");
   poplin::matMulAcc(graph, w2, scale, h.transpose(), deltas, bwd, "fc/wu");
   popops::scaledAddTo(graph, b2,
@@ -220,6 +223,10 @@ int main(int argc, char **argv) {
   engine.connectStream("images", imageChunk.data(), imageChunk.data() + imageChunk.size());
   engine.connectStream("labels", labelChunk.data(), labelChunk.data() + labelChunk.size());
   engine.connectStream("correct", correct.data(), correct.data() + correct.size());
+  auto setStep = [&](double progress) {
+    const float step = -opt.lr * float(1.0 - 0.9 * progress) / float(B);
+    engine.writeTensor("scale", &step, &step + 1);
+  };
   auto fill = [&](const Dataset &d, const std::vector<unsigned> &order, size_t first) {
     for (size_t i = 0; i < size_t(stepsPerRun) * B; ++i) {
       const unsigned k = order[(first + i) % order.size()];
@@ -253,6 +260,7 @@ int main(int argc, char **argv) {
     unsigned right = 0, seen = 0;
     for (size_t c = 0; c < chunksPerEpoch; ++c) {
       fill(train, order, c * stepsPerRun * B);
+      setStep(double(e * chunksPerEpoch + c) / double(opt.epochs * chunksPerEpoch));
       engine.run(0);
       for (unsigned s = 0; s < stepsPerRun; ++s, seen += B)
         right += correct[s];
