@@ -53,6 +53,10 @@ constexpr uint32_t kExitLr = 0xffffffffu;      // lr value meaning "return to th
 constexpr uint32_t kTileMemoryBase = 0x40000u; // first tile address (TMEM_REGION0_BASE-like)
 constexpr unsigned kNumAccumulators = 16;      // AMP accumulator file (acc[0..15])
 constexpr unsigned kNumWeights = 64;           // AMP weight state w[16][4] (f32 uses w[8][2])
+// Thread cycles an AMP pass (amp32, amp16, amp16h) adds per field position, beyond its issue
+// (Opcodes.def, group AmpPass): 128 f32 or 256 f16 MACs at 16 or 64 per cycle.
+constexpr unsigned kAmpF32CyclesPerPosition = 8;
+constexpr unsigned kAmpF16CyclesPerPosition = 4;
 // f32 arithmetic that yields a NaN yields this one (RISC-V's rule), so results never depend on
 // which input NaN a host propagates; f16 arithmetic likewise yields 0x7e00.
 constexpr uint32_t kCanonicalNaN = 0x7fc00000u;

@@ -821,7 +821,9 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
           wr(y + 2 * o, 2, refFloatToHalf(canon(sums[o])));
       }
     }
-    res.cycles += uint64_t(in.op == Opcode::Amp32 ? 8 : 4) * n;
+    res.cycles += uint64_t(in.op == Opcode::Amp32 ? isa::kAmpF32CyclesPerPosition
+                                                  : isa::kAmpF16CyclesPerPosition) *
+                  n;
     set(d, n);
     break;
   }

@@ -23,6 +23,7 @@ struct Range {
   unsigned size() const { return end - begin; }
 };
 
+/// The i-th of `parts` near-equal pieces of `size` elements (the last may be smaller or empty).
 Range part(unsigned size, unsigned parts, unsigned i) {
   const unsigned per = MatMulPlan::ceilDiv(size, parts);
   return {std::min(size, i * per), std::min(size, (i + 1) * per)};
@@ -42,9 +43,6 @@ template <class F> void forEachPart(const MatMulPlan &plan, F f) {
             f(plan.tileOf(g, m, n, k), rg, rm, rn, rk, k);
         }
 }
-
-/// The k-th of `parts` near-equal pieces of `n` elements.
-Range chunk(unsigned n, unsigned parts, unsigned k) { return part(n, parts, k); }
 
 } // namespace
 
@@ -69,7 +67,7 @@ Tensor createOperand(Graph &graph, const MatMulPlan &plan, MatMulOperand which, 
       graph.setTileMapping(t.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end}), tile);
     else if (which == MatMulOperand::Output) {
       Tensor block = t.slice({g.begin, m.begin, n.begin}, {g.end, m.end, n.end}).flatten();
-      const Range c = chunk(unsigned(block.numElements()), plan.split.k, ki);
+      const Range c = part(unsigned(block.numElements()), plan.split.k, ki);
       if (c.size())
         graph.setTileMapping(block.slice(c.begin, c.end), tile);
     }
@@ -136,7 +134,7 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
                                               n0 + unsigned(shape[2])})
                          .flatten();
       for (unsigned ki = 0; ki < plan.split.k; ++ki) {
-        const Range c = chunk(unsigned(block.numElements()), plan.split.k, ki);
+        const Range c = part(unsigned(block.numElements()), plan.split.k, ki);
         if (!c.size())
           continue;
         VertexRef v = graph.addVertex(reduceCs, reduceVertex);
