@@ -1,0 +1,107 @@
+"""Graph capture: the model is traced once with torch.jit.trace on the first micro-batch, as
+PopTorch's documentation describes (static shapes, the control flow of the first inputs). The
+result is the inlined TorchScript graph plus what the lowering needs to read it: which graph inputs
+are the user's tensors, which values are parameters or buffers, and how to rebuild the forward's
+output structure from its flat tensor outputs."""
+import contextlib
+
+import torch
+from torch.utils import _pytree as pytree
+
+_capturing = False
+
+
+def is_capturing():
+    return _capturing
+
+
+@contextlib.contextmanager
+def _capture_mode():
+    global _capturing
+    _capturing = True
+    try:
+        yield
+    finally:
+        _capturing = False
+
+
+class InputSpec:
+    """How a call's arguments flatten: which leaves are tensors (fed each call) and the rest
+    (compiled in as constants, so they must stay equal)."""
+
+    def __init__(self, args, kwargs):
+        leaves, self.tree = pytree.tree_flatten((tuple(args), dict(kwargs)))
+        self.is_tensor = [isinstance(x, torch.Tensor) for x in leaves]
+        self.constants = [None if t else x for x, t in zip(leaves, self.is_tensor)]
+        self.tensor_specs = [(x.dtype, tuple(x.shape)) for x in leaves if isinstance(x, torch.Tensor)]
+
+    def tensors(self, args, kwargs):
+        leaves, tree = pytree.tree_flatten((tuple(args), dict(kwargs)))
+        if tree != self.tree:
+            raise ValueError("the structure of the inputs changed since the model was compiled "
+                             f"({self.tree} then, {tree} now)")
+        return [x for x in leaves if isinstance(x, torch.Tensor)], leaves
+
+    def rebuild(self, tensors):
+        it = iter(tensors)
+        leaves = [next(it) if t else c for t, c in zip(self.is_tensor, self.constants)]
+        args, kwargs = pytree.tree_unflatten(leaves, self.tree)
+        return args, kwargs
+
+
+class _Flat(torch.nn.Module):
+    """The user's module called with flat tensors and returning flat tensors, which is what
+    torch.jit.trace can trace; it remembers how to rebuild the outputs."""
+
+    def __init__(self, model, input_spec):
+        super().__init__()
+        self.model = model
+        self.input_spec = input_spec
+        self.output_tree = None
+        self.output_leaves = None
+
+    def forward(self, *tensors):
+        args, kwargs = self.input_spec.rebuild(tensors)
+        out = self.model(*args, **kwargs)
+        leaves, self.output_tree = pytree.tree_flatten(out)
+        self.output_leaves = [None if isinstance(x, torch.Tensor) else x for x in leaves]
+        return tuple(x for x in leaves if isinstance(x, torch.Tensor))
+
+
+class Captured:
+    """The traced forward of a model."""
+
+    def __init__(self, model, input_spec, example_tensors):
+        flat = _Flat(model, input_spec)
+        with _capture_mode(), torch.no_grad():
+            traced = torch.jit.trace(flat, tuple(example_tensors), check_trace=False, strict=False)
+        self.root = flat
+        self.graph = traced.inlined_graph
+        self.input_spec = input_spec
+        self.output_tree = flat.output_tree
+        self.output_leaves = flat.output_leaves
+        # The module tree's tensors by identity, named as the module names them.
+        self.state_names = {}
+        for name, t in list(model.named_parameters()) + list(model.named_buffers()):
+            self.state_names.setdefault(id(t), name)
+        self.module = model
+
+    def graph_inputs(self):
+        """The graph's user tensor inputs (the first graph input is the module itself)."""
+        return list(self.graph.inputs())[1:]
+
+    def graph_outputs(self):
+        """The flat tensor outputs, in order."""
+        (out,) = self.graph.outputs()
+        node = out.node()
+        if node.kind() == "prim::TupleConstruct":
+            return list(node.inputs())
+        return [out]
+
+    def self_value(self):
+        return list(self.graph.inputs())[0]
+
+    def rebuild_outputs(self, tensors):
+        it = iter(tensors)
+        leaves = [next(it) if x is None else x for x in self.output_leaves]
+        return pytree.tree_unflatten(leaves, self.output_tree)
