@@ -113,6 +113,44 @@ void gradDiv(GradContext &c, const OpInfo &op) {
   }
 }
 
+void gradPow(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]), y = c.fwd(op.outputs[0]);
+    // d(a^b)/da = b a^(b-1), d(a^b)/db = a^b log(a)
+    const TensorId bMinus1 = c.op("sub", {b, c.scalar(1.0, c.spec(y).dtype)});
+    const TensorId da = c.op("mul", {b, c.op("pow", {a, bMinus1})});
+    c.addInputGrad(op, 0, sumToShape(c, c.op("mul", {*g, da}), shapeOfInput(c, op, 0)));
+    const TensorId db = c.op("mul", {y, c.op("log", {a})});
+    c.addInputGrad(op, 1, sumToShape(c, c.op("mul", {*g, db}), shapeOfInput(c, op, 1)));
+  }
+}
+
+// maximum/minimum: the gradient goes to the winning operand, half to each on a tie (as torch's).
+void gradMaxMin(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]);
+    const DType dtype = c.spec(*g).dtype;
+    const char *wins = op.type == "maximum" ? "greater" : "less";
+    const TensorId onTie = c.op("where", {c.op("equal", {a, b}),
+                                          c.op("mul", {*g, c.scalar(0.5, dtype)}),
+                                          c.scalar(0.0, dtype)});
+    c.addInputGrad(op, 0, sumToShape(c, c.op("where", {c.op(wins, {a, b}), *g, onTie}),
+                                     shapeOfInput(c, op, 0)));
+    c.addInputGrad(op, 1, sumToShape(c, c.op("where", {c.op(wins, {b, a}), *g, onTie}),
+                                     shapeOfInput(c, op, 1)));
+  }
+}
+
+// abs: g times the sign of x (0 at 0, as torch's).
+void gradAbs(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const TensorId x = c.fwd(op.inputs[0]);
+    const TensorId zero = c.scalar(0.0, c.spec(x).dtype);
+    const TensorId positive = c.op("where", {c.op("greater", {x, zero}), *g, zero});
+    c.addInputGrad(op, 0, c.op("where", {c.op("less", {x, zero}), c.op("neg", {*g}), positive}));
+  }
+}
+
 void gradNeg(GradContext &c, const OpInfo &op) {
   if (auto g = c.outputGrad(op, 0))
     c.addInputGrad(op, 0, c.op("neg", {*g}));

@@ -257,6 +257,17 @@ void gradReduce(GradContext &c, const OpInfo &op) {
   TensorId grad = c.op("expand", {c.op("reshape", {*g}, {{"shape", kept}})}, {{"shape", in.shape}});
   if (op.type == "reduce_mean")
     grad = c.op("mul", {grad, c.scalar(1.0 / double(count ? count : 1), in.dtype)});
+  if (op.type == "reduce_max" || op.type == "reduce_min") {
+    // To the extreme elements, shared evenly between ties (as torch's amax/amin).
+    const TensorId extreme = c.op("expand", {c.op("reshape", {c.fwd(op.outputs[0])},
+                                                  {{"shape", kept}})},
+                                  {{"shape", in.shape}});
+    const TensorId mask = c.op("cast", {c.op("equal", {c.fwd(op.inputs[0]), extreme})},
+                               {{"dtype", std::string(dtypeName(in.dtype))}});
+    const TensorId ties = c.op("reduce_sum", {mask},
+                               {{"axis", intsAttr(op, "axis")}, {"keepdims", std::int64_t(1)}});
+    grad = c.op("mul", {grad, c.op("div", {mask, ties})});
+  }
   c.addInputGrad(op, 0, grad);
 }
 

@@ -139,6 +139,109 @@ def _print(c, x, title):
     return x
 
 
+@aten("aten::reciprocal")
+def _reciprocal(c, x):
+    return ops.div(c.operand(1.0), x)
+
+
+@aten("aten::log1p")
+def _log1p(c, x):
+    return ops.log(ops.add(x, c.operand(1.0)))
+
+
+@aten("aten::expm1")
+def _expm1(c, x):
+    return ops.sub(ops.exp(x), c.operand(1.0))
+
+
+@aten("aten::softplus")
+def _softplus(c, x, beta=1, threshold=20):
+    bx = ops.mul(x, c.operand(beta))
+    soft = ops.div(ops.log(ops.add(ops.exp(ops.minimum(bx, c.operand(threshold))),
+                                   c.operand(1.0))), c.operand(beta))
+    return ops.where(ops.greater(bx, c.operand(threshold)), x, soft)
+
+
+@aten("aten::elu", "aten::elu_")
+def _elu(c, x, alpha=1.0, scale=1.0, input_scale=1.0):
+    negative = ops.mul(ops.sub(ops.exp(ops.mul(ops.minimum(x, c.operand(0.0)),
+                                               c.operand(input_scale))), c.operand(1.0)),
+                       c.operand(alpha))
+    return ops.mul(ops.where(ops.greater(x, c.operand(0.0)), x, negative), c.operand(scale))
+
+
+@aten("aten::hardsigmoid", "aten::hardsigmoid_")
+def _hardsigmoid(c, x):
+    return ops.clip(ops.add(ops.div(x, c.operand(6.0)), c.operand(0.5)), 0.0, 1.0)
+
+
+@aten("aten::hardswish", "aten::hardswish_")
+def _hardswish(c, x):
+    return ops.mul(x, _hardsigmoid(c, x))
+
+
+@aten("aten::maximum", "aten::minimum")
+def _maximum(c, a, b):
+    op = ops.maximum if c.kind in ("aten::maximum", "aten::max") else ops.minimum
+    return op(c.operand(a), c.operand(b))
+
+
+for _kind, _op in {"eq": ops.equal, "ne": ops.not_equal, "gt": ops.greater,
+                   "ge": ops.greater_equal, "lt": ops.less, "le": ops.less_equal,
+                   "logical_and": ops.logical_and, "logical_or": ops.logical_or}.items():
+    aten(f"aten::{_kind}")(lambda c, a, b, _op=_op: _op(a, b) if isinstance(b, popxl.Tensor)
+                           else _op(a, popxl.constant(np.asarray(b, a.dtype.as_numpy()))))
+
+
+@aten("aten::logical_not")
+def _logical_not(c, x):
+    return ops.logical_not(x)
+
+
+@aten("aten::masked_fill", "aten::masked_fill_")
+def _masked_fill(c, x, mask, value):
+    return ops.where(mask, c.operand(value), x)
+
+
+# Tensor factories: values known when the model is compiled become constants; random ones draw
+# from the device's generator.
+@aten("aten::zeros", "aten::ones", "aten::full", "aten::zeros_like", "aten::ones_like",
+      "aten::full_like", "aten::new_zeros", "aten::new_ones", "aten::new_full", "aten::scalar_tensor")
+def _filled(c, *args):
+    if c.kind.endswith("zeros") or c.kind.endswith("zeros_like"):
+        value = 0
+    elif c.kind.endswith("ones") or c.kind.endswith("ones_like"):
+        value = 1
+    elif c.kind == "aten::scalar_tensor":
+        value = args[0]
+    else:
+        value = args[1]  # full(size, value), full_like(x, value), new_full(x, size, value)
+        if c.kind == "aten::new_full":
+            value = args[2]
+    return c.operand(np.full(c.out_shape, value))
+
+
+@aten("aten::arange")
+def _arange(c, *args):
+    numbers = args[:{5: 1, 6: 2, 7: 3}.get(len(args), 1)]
+    return c.operand(np.arange(*numbers))
+
+
+@aten("aten::rand", "aten::rand_like", "aten::randn", "aten::randn_like")
+def _random(c, *_):
+    dtype = c.out_dtype
+    if c.kind.startswith("aten::randn"):
+        return ops.random_normal(c.seed(), c.out_shape, 0.0, 1.0, dtype)
+    return ops.random_uniform(c.seed(), c.out_shape, 0.0, 1.0, dtype)
+
+
+@aten("aten::broadcast_tensors")
+def _broadcast_tensors(c, ts):
+    shape = list(np.broadcast_shapes(*[t.shape for t in ts]))
+    return [t if list(t.shape) == shape else
+            ops.add(t, popxl.constant(np.zeros(shape, t.dtype.as_numpy()))) for t in ts]
+
+
 # Shapes and views.
 @aten("aten::view", "aten::reshape", "aten::_reshape_alias", "aten::view_as", "aten::reshape_as")
 def _reshape(c, x, shape, *_):
@@ -242,6 +345,15 @@ def _unbind(c, x, dim=0):
 def _sum_mean(c, x, dims=None, keepdim=False, _dtype=None):
     reduce = ops.sum if c.kind == "aten::sum" else ops.mean
     return reduce(c.cast_to_output(x), _dims(dims, x.rank), bool(keepdim))
+
+
+@aten("aten::max", "aten::min")
+def _max_all(c, x, *rest):
+    if rest and isinstance(rest[0], popxl.Tensor):  # max(a, b): element-wise
+        return _maximum(c, x, rest[0])
+    if rest:
+        c.unsupported("a dimension (values and indices)")
+    return (ops.max if c.kind == "aten::max" else ops.min)(x)
 
 
 @aten("aten::amax", "aten::amin")
@@ -404,9 +516,11 @@ def _batch_norm(c, x, weight, bias, running_mean, running_var, training, momentu
                 _cudnn=True):
     axes = [0] + list(range(2, x.rank))
     shape = [1, x.shape[1]] + [1] * (x.rank - 2)
-    if training and c.training:
+    # The traced flag decides, as in torch (PopTorch captures the module's mode); only a training
+    # executor updates the running statistics.
+    if training or running_mean is None:
         y, mean, var = _normalise(c, x, axes, eps)
-        if running_mean is not None:
+        if running_mean is not None and c.training:
             n = x.nelms // x.shape[1]
             unbiased = ops.mul(var, c.operand(n / max(n - 1, 1)))
             for state, stat in ((running_mean, mean), (running_var, unbiased)):

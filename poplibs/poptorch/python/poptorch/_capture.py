@@ -4,6 +4,8 @@ result is the inlined TorchScript graph plus what the lowering needs to read it:
 are the user's tensors, which values are parameters or buffers, and how to rebuild the forward's
 output structure from its flat tensor outputs."""
 import contextlib
+import os
+import warnings
 
 import torch
 from torch.utils import _pytree as pytree
@@ -73,8 +75,21 @@ class Captured:
 
     def __init__(self, model, input_spec, example_tensors):
         flat = _Flat(model, input_spec)
-        with _capture_mode(), torch.no_grad():
+        with _capture_mode(), torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", torch.jit.TracerWarning)
             traced = torch.jit.trace(flat, tuple(example_tensors), check_trace=False, strict=False)
+        torch_dir = os.path.dirname(torch.__file__)
+        for w in caught:
+            # The user's forward froze a device value into a host constant: PopTorch refuses
+            # that. (torch's own code does it with static shapes, which is harmless.)
+            if issubclass(w.category, torch.jit.TracerWarning) and "to a Python" in str(w.message) \
+                    and not w.filename.startswith(torch_dir):
+                from ._errors import Error
+                raise Error(f"poptorch: forward reads a tensor's value on the host "
+                            f"({w.filename}:{w.lineno}), which needs a tensor's value on the host "
+                            "while the model is compiled (.item(), int(t), bool(t), if t: ...); "
+                            "a static graph cannot do that")
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         self.root = flat
         self.graph = traced.inlined_graph
         self.input_spec = input_spec

@@ -187,13 +187,13 @@ class PoplarExecutor:
             if mode == enums.OutputMode.EveryN:
                 per_iteration = per_iteration[self._options.output_return_period - 1::
                                               self._options.output_return_period]
-            if per_iteration.shape[0] == 1 and n == 1:
+            if per_iteration.shape[0] == 1:  # M = 1: the traced shape, unchanged
                 out = per_iteration[0]
-            elif per_iteration.ndim == 1:
+            elif per_iteration.ndim == 1:  # 0-d outputs become [M]
                 out = per_iteration
             else:
                 out = per_iteration.reshape((-1,) + per_iteration.shape[2:])
-        return torch.from_numpy(np.ascontiguousarray(out))
+        return torch.from_numpy(np.array(out, order="C"))
 
     # Weights.
     def _state(self):
@@ -290,9 +290,9 @@ class PoplarExecutor:
                 del _training_executors[id(self._user_model)]
 
     def __del__(self):
+        # As PopTorch's: a dropped wrapper leaves its trained weights in the module.
         try:
-            if self._attached:
-                self._session.__exit__(None, None, None)
+            self.destroy()
         except Exception:  # noqa: BLE001 (interpreter shutdown)
             pass
 

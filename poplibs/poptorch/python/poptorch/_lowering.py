@@ -33,7 +33,7 @@ def device_array(t, what="poptorch"):
     dtype = popxl_dtype(t.dtype, what)
     if t.dtype == torch.bfloat16:
         t = t.float()
-    return np.ascontiguousarray(t.detach().cpu().numpy(), dtype.as_numpy())
+    return np.array(t.detach().cpu().numpy(), dtype.as_numpy(), order="C")
 
 
 def _where(node):
@@ -106,6 +106,7 @@ class Forward:
         self.loss = None
         self._env = {}
         self._loss_derived = set()
+        self._marked_losses = set()  # ids of the tensors identity_loss gave
         with self.graph:
             self._lower()
 
@@ -153,6 +154,9 @@ class Forward:
         graph_outs = self.captured.graph_outputs()
         marked = [v for v in graph_outs if v.unique() in self._loss_derived
                   and isinstance(self._value(v), popxl.Tensor) and self._value(v).rank == 0]
+        # A loss marked with identity_loss is the final one (inner losses collapse into it).
+        explicit = [v for v in marked if self._value(v).id in self._marked_losses]
+        marked = explicit or marked
         if not marked:
             raise Error("Couldn't find a loss in graph! The forward of a training model must "
                         "return its loss: a torch loss or one wrapped in poptorch.identity_loss")
@@ -224,6 +228,8 @@ class Forward:
         for o, r in zip(outs, results):
             self._check_shape(node, o, r)
             self._env[o.unique()] = r
+            if kind == "poptorch::identity_loss":
+                self._marked_losses.add(r.id)
         if kind.endswith("_") and isinstance(args[0], popxl.Tensor) and \
                 any(args[0] is t for t in self.state_inputs.values()):
             self.update_state(args[0], results[0])
