@@ -113,6 +113,17 @@ void gradDiv(GradContext &c, const OpInfo &op) {
   }
 }
 
+// maximum(a, b): the gradient goes to a where a >= b, else to b (minimum: where a <= b).
+void gradMaxMin(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]);
+    const TensorId toA = c.op(op.type == "maximum" ? "greater_equal" : "less_equal", {a, b});
+    const TensorId zero = c.scalar(0.0, c.spec(*g).dtype);
+    c.addInputGrad(op, 0, sumToShape(c, c.op("where", {toA, *g, zero}), shapeOfInput(c, op, 0)));
+    c.addInputGrad(op, 1, sumToShape(c, c.op("where", {toA, zero, *g}), shapeOfInput(c, op, 1)));
+  }
+}
+
 void gradNeg(GradContext &c, const OpInfo &op) {
   if (auto g = c.outputGrad(op, 0))
     c.addInputGrad(op, 0, c.op("neg", {*g}));
