@@ -59,7 +59,12 @@ public:
 
   TensorId op(const std::string &type, const std::vector<TensorId> &inputs,
               const Attributes &attrs = {}) override {
-    return ir_.createOp(info_.graph, type, inputs, attrs, type + "_grad").at(0);
+    return opOutputs(type, inputs, attrs).at(0);
+  }
+
+  std::vector<TensorId> opOutputs(const std::string &type, const std::vector<TensorId> &inputs,
+                                  const Attributes &attrs = {}) override {
+    return ir_.createOp(info_.graph, type, inputs, attrs, type + "_grad");
   }
 
   TensorId scalar(double value, DType dtype) override {

@@ -131,13 +131,15 @@ void gradMaxMin(GradContext &c, const OpInfo &op) {
     const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]);
     const DType dtype = c.spec(*g).dtype;
     const char *wins = op.type == "maximum" ? "greater" : "less";
-    const TensorId onTie = c.op("where", {c.op("equal", {a, b}),
-                                          c.op("mul", {*g, c.scalar(0.5, dtype)}),
-                                          c.scalar(0.0, dtype)});
-    c.addInputGrad(op, 0, sumToShape(c, c.op("where", {c.op(wins, {a, b}), *g, onTie}),
-                                     shapeOfInput(c, op, 0)));
-    c.addInputGrad(op, 1, sumToShape(c, c.op("where", {c.op(wins, {b, a}), *g, onTie}),
-                                     shapeOfInput(c, op, 1)));
+    const TensorId onTie =
+        c.op("where", {c.op("equal", {a, b}), c.op("mul", {*g, c.scalar(0.5, dtype)}),
+                       c.scalar(0.0, dtype)});
+    c.addInputGrad(
+        op, 0,
+        sumToShape(c, c.op("where", {c.op(wins, {a, b}), *g, onTie}), shapeOfInput(c, op, 0)));
+    c.addInputGrad(
+        op, 1,
+        sumToShape(c, c.op("where", {c.op(wins, {b, a}), *g, onTie}), shapeOfInput(c, op, 1)));
   }
 }
 

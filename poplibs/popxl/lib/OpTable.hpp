@@ -52,6 +52,10 @@ public:
   /// An op in the gradient graph; its first output.
   virtual TensorId op(const std::string &type, const std::vector<TensorId> &inputs,
                       const Attributes &attrs = {}) = 0;
+  /// An op in the gradient graph; all its outputs.
+  virtual std::vector<TensorId> opOutputs(const std::string &type,
+                                          const std::vector<TensorId> &inputs,
+                                          const Attributes &attrs = {}) = 0;
   /// A scalar constant of `dtype` in the gradient graph.
   virtual TensorId scalar(double value, DType dtype) = 0;
   const TensorSpec &spec(TensorId t) { return ir().tensor(t).spec; }

@@ -2,6 +2,7 @@
 #include "OpTable.hpp"
 
 #include <poplin/MatMul.hpp>
+#include <popnn/Loss.hpp>
 #include <popnn/NonLinearity.hpp>
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
@@ -130,6 +131,40 @@ void lowerReduce(const LowerContext &c, const OpInfo &op) {
   c.setOut(op, 0, r.reshape(poplarShape(c.ir.tensor(op.outputs[0]).spec.shape)));
 }
 
+// argmax / argmin(t, dim, keepdim): the index (int32) of the first maximum (minimum) along dim.
+std::vector<TensorSpec> inferArgExtreme(const Ir &ir, const OpInfo &op) {
+  const TensorSpec &in = inputSpec(ir, op, 0);
+  if (in.shape.empty())
+    opError(op, "needs a tensor of rank >= 1");
+  const std::size_t dim = normaliseAxis(op, intAttr(op, "dim"), in.shape.size());
+  if (in.shape[dim] == 0)
+    opError(op, "dimension " + std::to_string(dim) + " of " + shapeText(in.shape) + " is empty");
+  std::vector<std::int64_t> shape = in.shape;
+  if (intAttr(op, "keepdim") != 0)
+    shape[dim] = 1;
+  else
+    shape.erase(shape.begin() + std::ptrdiff_t(dim));
+  return {{shape, DType::Int32}};
+}
+
+void lowerArgExtreme(const LowerContext &c, const OpInfo &op) {
+  const poplar::Tensor &t = c.in(op, 0);
+  const std::size_t dim = normaliseAxis(op, intAttr(op, "dim"), t.rank());
+  // popnn's arg max and min are per row of a 2-D tensor: dim last, the others as the rows.
+  std::vector<unsigned> perm;
+  for (unsigned d = 0; d < t.rank(); ++d)
+    if (d != dim)
+      perm.push_back(d);
+  perm.push_back(unsigned(dim));
+  const poplar::Tensor rows =
+      t.dimShuffle(perm).reshape({t.numElements() / t.dim(dim), t.dim(dim)});
+  const poplar::Tensor idx = op.type == "argmax" ? popnn::argMax(c.graph, rows, c.prog, op.name)
+                                                 : popnn::argMin(c.graph, rows, c.prog, op.name);
+  c.setOut(op, 0,
+           popops::cast(c.graph, idx, poplar::INT, c.prog, op.name)
+               .reshape(poplarShape(c.ir.tensor(op.outputs[0]).spec.shape)));
+}
+
 std::vector<TensorSpec> inferMatMul(const Ir &ir, const OpInfo &op) {
   const TensorSpec &a = inputSpec(ir, op, 0), &b = inputSpec(ir, op, 1);
   if (a.dtype != b.dtype)
@@ -254,18 +289,19 @@ void gradReduce(GradContext &c, const OpInfo &op) {
     if (reduced[i])
       count *= std::size_t(in.shape[i]);
   }
-  TensorId grad = c.op("expand", {c.op("reshape", {*g}, {{"shape", kept}})}, {{"shape", in.shape}});
+  auto stretch = [&](TensorId t) {
+    return c.op("expand", {c.op("reshape", {t}, {{"shape", kept}})}, {{"shape", in.shape}});
+  };
+  TensorId grad = stretch(*g);
   if (op.type == "reduce_mean")
     grad = c.op("mul", {grad, c.scalar(1.0 / double(count ? count : 1), in.dtype)});
   if (op.type == "reduce_max" || op.type == "reduce_min") {
     // To the extreme elements, shared evenly between ties (as torch's amax/amin).
-    const TensorId extreme = c.op("expand", {c.op("reshape", {c.fwd(op.outputs[0])},
-                                                  {{"shape", kept}})},
-                                  {{"shape", in.shape}});
-    const TensorId mask = c.op("cast", {c.op("equal", {c.fwd(op.inputs[0]), extreme})},
-                               {{"dtype", std::string(dtypeName(in.dtype))}});
-    const TensorId ties = c.op("reduce_sum", {mask},
-                               {{"axis", intsAttr(op, "axis")}, {"keepdims", std::int64_t(1)}});
+    const TensorId mask =
+        c.op("cast", {c.op("equal", {c.fwd(op.inputs[0]), stretch(c.fwd(op.outputs[0]))})},
+             {{"dtype", std::string(dtypeName(in.dtype))}});
+    const TensorId ties =
+        c.op("reduce_sum", {mask}, {{"axis", intsAttr(op, "axis")}, {"keepdims", std::int64_t(1)}});
     grad = c.op("mul", {grad, c.op("div", {mask, ties})});
   }
   c.addInputGrad(op, 0, grad);

@@ -45,3 +45,22 @@ def value_and_grads(fn, args, wrt, dy):
         outs.update({f"d{i}": g for i, g in zip(wrt, grads)})
     got = _store_and_run(ir, outs)
     return got["y"], [got[f"d{i}"] for i in wrt]
+
+
+def numeric_grads(fn, args, wrt, dy, eps=1e-3):
+    """Central finite differences of sum(fn(*args) * dy) by args[i] for i in wrt, in float64
+    (fn: numpy)."""
+    args = [np.asarray(a, np.float64) if np.asarray(a).dtype.kind == "f" else a for a in args]
+    grads = []
+    for i in wrt:
+        grad = np.zeros_like(args[i])
+        for pos in np.ndindex(*args[i].shape):
+            values = []
+            for step in (eps, -eps):
+                shifted = list(args)
+                shifted[i] = args[i].copy()
+                shifted[i][pos] += step
+                values.append(float((fn(*shifted) * dy).sum()))
+            grad[pos] = (values[0] - values[1]) / (2 * eps)
+        grads.append(grad)
+    return grads

@@ -119,8 +119,8 @@ def test_autodiff_errors():
     with pytest.raises(ValueError, match="main graph"):
         autodiff(ir.main_graph)
     with ir.main_graph:
-        g = ir.create_graph(lambda t: ops.max(t, axis=0), popxl.TensorSpec((3, 2), popxl.float32))
-    with pytest.raises(ValueError, match="reduce_max.*no gradient"):
+        g = ir.create_graph(lambda t: ops.abs(t), popxl.TensorSpec((3, 2), popxl.float32))
+    with pytest.raises(ValueError, match="abs.*no gradient"):
         autodiff(g)
 
 

@@ -1,5 +1,5 @@
 """popxl_addons: modules, named tensors, variable factories and autodiff helpers over popxl."""
-from . import ops  # noqa: F401
+from . import ops, optimizers  # noqa: F401
 from .graph import BoundGraph, GraphWithNamedArgs  # noqa: F401
 from .module import Module  # noqa: F401
 from .named_tensors import DotTree, NamedTensorData, NamedTensors  # noqa: F401

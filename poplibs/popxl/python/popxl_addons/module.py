@@ -32,7 +32,7 @@ class Module:
         variable bound to it."""
         key = self._prefix + name
         factory = VariableFactory(data_iter, dtype, key, by_ref)
-        tensor = popxl.graph_input(factory.shape, factory.dtype, key)
+        tensor = popxl.graph_input(factory.shape, factory.dtype, key, by_ref=by_ref)
         self._root._factories.insert(key, factory, overwrite)
         self._root._inputs.insert(key, tensor, overwrite)
         return tensor

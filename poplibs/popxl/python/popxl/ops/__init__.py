@@ -8,6 +8,8 @@ from .. import context
 from ..tensor import Tensor, constant
 from . import var_updates  # noqa: F401 (popxl.ops.var_updates)
 from .call import call, call_with_info, CallSiteInfo, repeat, repeat_with_info  # noqa: F401
+from .nn import (conv, PadType, max_pool, average_pool, group_norm, layer_norm,  # noqa: F401
+                 batch_norm_inference)
 from .var_updates import scaled_add_  # noqa: F401 (also popxl.ops.scaled_add_)
 
 
@@ -119,6 +121,16 @@ sum = _reduce("reduce_sum")  # noqa: A001 (popxl's name)
 mean = _reduce("reduce_mean")
 max = _reduce("reduce_max")  # noqa: A001 (popxl's name)
 min = _reduce("reduce_min")  # noqa: A001 (popxl's name)
+
+
+def argmax(t, dim=0, keepdim=False, name=None):
+    """The index (int32) of the first maximum of `t` along `dim`."""
+    return _create("argmax", [t], {"dim": int(dim), "keepdim": int(bool(keepdim))}, name)[0]
+
+
+def argmin(t, dim=0, keepdim=False, name=None):
+    """The index (int32) of the first minimum of `t` along `dim`."""
+    return _create("argmin", [t], {"dim": int(dim), "keepdim": int(bool(keepdim))}, name)[0]
 
 
 def matmul(lhs, rhs, available_memory_proportion=None, serialise_mode=None,
@@ -286,6 +298,14 @@ def gather(t, indices, axis=0, available_memory_proportion=None, zero_OOR=False,
     """t's slices along `axis` at `indices` (int32/uint32): the shape t.shape[:axis] +
     indices.shape + t.shape[axis+1:]. An index outside the axis gives zeros."""
     return _create("gather", [t, indices], {"axis": int(axis)}, name)[0]
+
+
+def scatter(t, indices, values, axis=0, available_memory_proportion=None, name=None):
+    """A copy of `t` with, for each position i of `indices` (int32/uint32, t's rank), the
+    element at i with i[axis] replaced by indices[i] set to values[i] (values: the indices'
+    shape); ONNX's Scatter. Negative indices count from the end; others outside the axis write
+    nothing."""
+    return _create("scatter", [t, indices, values], {"axis": int(axis)}, name)[0]
 
 
 def dynamic_slice(t, index, axes, sizes, no_overlap=False, name=None):
