@@ -114,6 +114,29 @@ def test_norm(name):
     check_op(NORMS[name], X4, atol=1e-4)
 
 
+IMG = torch.randn(2, 4, 7, 6)
+W3, B3, WG = torch.randn(6, 4, 3, 3), torch.randn(6), torch.randn(8, 2, 2, 3)
+CONV_POOL = {
+    "conv2d": lambda x: F.conv2d(x, W3, B3),
+    "conv2d_stride_pad": lambda x: F.conv2d(x, W3, None, stride=2, padding=1),
+    "conv2d_dilation_groups": lambda x: F.conv2d(x, WG, None, padding=(1, 0), dilation=2,
+                                                 groups=2),
+    "conv2d_same": lambda x: F.conv2d(x, W3, B3, padding="same"),
+    "conv1d": lambda x: F.conv1d(x[:, :, 0], W3[:, :, 0], B3, padding=1),
+    "max_pool2d": lambda x: F.max_pool2d(x, 2),
+    "max_pool2d_pad": lambda x: F.max_pool2d(x, 3, stride=2, padding=1),
+    "avg_pool2d": lambda x: F.avg_pool2d(x, (3, 2), stride=1),
+    "avg_pool2d_pad": lambda x: F.avg_pool2d(x, 3, stride=2, padding=1),
+    "avg_pool2d_pad_excluded": lambda x: F.avg_pool2d(x, 3, padding=1, count_include_pad=False),
+    "adaptive_avg_pool2d": lambda x: F.adaptive_avg_pool2d(x[:, :, :6], (2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV_POOL))
+def test_conv_pool(name):
+    check_op(CONV_POOL[name], IMG, atol=1e-4)
+
+
 def test_dropout_is_an_identity_in_inference():
     model = OpModel(lambda x: F.dropout(x * 2, 0.5, training=True), X.shape, X.shape)
     out, _ = poptorch.inferenceModel(model)(X)

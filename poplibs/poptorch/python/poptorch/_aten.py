@@ -479,6 +479,67 @@ def _identity_loss(c, x, reduction):
     return _reduce(x, {0: "sum", 1: "mean", 2: "none"}[reduction])
 
 
+# Convolution and pooling, on [N, C, spatial...].
+@aten("aten::_convolution", "aten::convolution", "aten::_convolution_mode", "aten::conv1d",
+      "aten::conv2d", "aten::conv3d")
+def _conv(c, x, w, b, stride, padding, dilation, *rest):
+    if c.kind in ("aten::_convolution", "aten::convolution"):
+        transposed, groups = rest[0], rest[2]
+    else:
+        transposed, groups = False, rest[0]
+    if transposed:
+        c.unsupported("transposed=True")
+    if isinstance(padding, str):  # conv2d(..., padding="same" | "valid")
+        y = ops.conv(x, w, stride, None, dilation, groups,
+                     pad_type="same_upper" if padding == "same" else "valid")
+    else:
+        y = ops.conv(x, w, stride, list(padding) * 2, dilation, groups)
+    if b is None:
+        return y
+    return ops.add(y, ops.reshape(b, [1, -1] + [1] * (y.rank - 2)))
+
+
+def _zero_pad(c, x, padding):
+    """x with `padding[d]` zeros before and after each spatial dimension d."""
+    for d, p in enumerate(padding):
+        if p:
+            axis = 2 + d
+            shape = list(x.shape)
+            shape[axis] = p
+            zeros = popxl.constant(np.zeros(shape, x.dtype.as_numpy()))
+            x = ops.concat([zeros, x, zeros], axis)
+    return x
+
+
+@aten("aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d")
+def _max_pool(c, x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+    if ceil_mode:
+        c.unsupported("ceil_mode=True")
+    return ops.max_pool(x, kernel, list(stride) or list(kernel), list(padding) * 2,
+                        dilation=dilation)
+
+
+@aten("aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d")
+def _avg_pool(c, x, kernel, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
+              divisor_override=None):
+    if ceil_mode or divisor_override:
+        c.unsupported("ceil_mode=True" if ceil_mode else "divisor_override")
+    padding = list(padding)
+    if any(padding) and count_include_pad:  # torch counts the padding: pad with real zeros
+        x, padding = _zero_pad(c, x, padding), [0] * len(padding)
+    return ops.average_pool(x, kernel, list(stride) or list(kernel), padding * 2)
+
+
+@aten("aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d")
+def _adaptive_avg_pool(c, x, output_size):
+    spatial = x.shape[2:]
+    if any(s % o for s, o in zip(spatial, output_size)):
+        c.unsupported(f"an output size {list(output_size)} that does not divide the input "
+                      f"{list(spatial)}")
+    kernel = [s // o for s, o in zip(spatial, output_size)]
+    return ops.average_pool(x, kernel, kernel)
+
+
 # Normalisations, composed of differentiable element-wise ops and reductions.
 def _normalise(c, x, axes, eps):
     mean = ops.mean(x, axes, True)
@@ -498,10 +559,10 @@ def _affine(x, weight, bias, channel_axis):
 
 @aten("aten::group_norm")
 def _group_norm(c, x, groups, weight=None, bias=None, eps=1e-5, _cudnn=True):
-    n = x.shape[0]
-    grouped = ops.reshape(x, [n, groups, -1])
-    y, _, _ = _normalise(c, grouped, [2], eps)
-    return _affine(ops.reshape(y, list(x.shape)), weight, bias, 1)
+    channels = x.shape[1]
+    weight = weight if weight is not None else c.operand(np.ones(channels))
+    bias = bias if bias is not None else c.operand(np.zeros(channels))
+    return ops.group_norm(x, weight, bias, groups, eps)
 
 
 @aten("aten::layer_norm")
