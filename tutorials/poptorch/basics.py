@@ -39,11 +39,12 @@ class ClassificationModel(nn.Module):
         return x
 
 
-def accuracy(predictions, labels):
-    return 100.0 * (predictions == labels).float().mean().item()
+TRANSFORM = torchvision.transforms.Compose([
+    torchvision.transforms.ToTensor(), torchvision.transforms.Normalize((0.5,), (0.5,))])
+SEED = 0
 
 
-def main():
+def arguments():
     parser = argparse.ArgumentParser()
     parser.add_argument("--train-images", type=int, default=6000)
     parser.add_argument("--test-images", type=int, default=1000)
@@ -51,20 +52,29 @@ def main():
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--data", default="datasets")
-    args = parser.parse_args()
-    torch.manual_seed(0)
+    return parser
 
-    transform = torchvision.transforms.Compose([
-        torchvision.transforms.ToTensor(), torchvision.transforms.Normalize((0.5,), (0.5,))])
-    train_dataset = fashion_mnist(args.data, True, transform, args.train_images)
-    test_dataset = fashion_mnist(args.data, False, transform, args.test_images)
+
+def make_optimizer(params, args):
+    return poptorch.optim.SGD(params, lr=args.lr, momentum=0.9)
+
+
+def accuracy(predictions, labels):
+    return 100.0 * (predictions == labels).float().mean().item()
+
+
+def main():
+    args = arguments().parse_args()
+    torch.manual_seed(SEED)
+    train_dataset = fashion_mnist(args.data, True, TRANSFORM, args.train_images)
+    test_dataset = fashion_mnist(args.data, False, TRANSFORM, args.test_images)
 
     model = ClassificationModel()
     model.train()
     opts = poptorch.Options()
     train_loader = poptorch.DataLoader(opts, train_dataset, batch_size=args.batch_size,
                                        shuffle=True)
-    optimizer = poptorch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+    optimizer = make_optimizer(model.parameters(), args)
     training_model = poptorch.trainingModel(model, options=opts, optimizer=optimizer)
 
     start = time.time()

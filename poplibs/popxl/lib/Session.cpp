@@ -1,8 +1,10 @@
 // popxl::Session: the Ir lowered to one Poplar graph and program (variables and constants
 // created and written from the host, ops lowered through the op table in each graph's order),
-// compiled into an Engine on a simulated IPU, and run with host streams.
+// compiled into an Engine on a simulated IPU (or loaded from the executable cache), and run with
+// host streams.
 #include <popxl/Session.hpp>
 
+#include "ExecutableCache.hpp"
 #include "OpTable.hpp"
 
 #include <poplar/Engine.hpp>
@@ -13,6 +15,7 @@
 #include <poprand/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -50,16 +53,51 @@ struct Session::Impl {
   std::vector<DataStream> streams;
   std::vector<std::vector<std::uint8_t>> streamBuffers;
   std::unique_ptr<Engine> engine;
+  bool loadedFromCache = false;
 
   void lowerOps(GraphId g, Sequence &seq);
   const internal::LoweredGraph &lowerGraph(GraphId g);
 
-  Impl(const Ir &ir_, const std::string &deviceName)
+  Impl(const Ir &ir_, const std::string &deviceName, std::string cacheDir)
       : ir(ir_), device(createDevice(deviceName)), graph(device.getTarget()),
         tensors(ir.numTensors()) {
     if (ir.replicationFactor != 1)
       throw error("popxl.Session: replication factor " + std::to_string(ir.replicationFactor) +
                   " is not supported yet (only 1)");
+    if (cacheDir.empty())
+      if (const char *env = std::getenv("POPXL_CACHE_DIR"))
+        cacheDir = env;
+    if (cacheDir.empty()) {
+      engine = std::make_unique<Engine>(graph, buildProgram());
+    } else {
+      const std::string key = internal::executableKey(ir, deviceName);
+      std::optional<Executable> exe = internal::loadExecutable(cacheDir, key);
+      loadedFromCache = exe.has_value();
+      if (!exe) {
+        exe = compileGraph(graph, {buildProgram()});
+        internal::storeExecutable(cacheDir, key, *exe);
+      }
+      engine = std::make_unique<Engine>(std::move(*exe));
+    }
+    engine->load(device);
+    streamBuffers.resize(ir.numStreams());
+    for (StreamId s = 0; s < ir.numStreams(); ++s) {
+      const StreamInfo &info = ir.stream(s);
+      streamBuffers[s].resize(info.spec.numElements() * dtypeSize(info.spec.dtype) *
+                              ir.numHostTransfers);
+      engine->connectStream(streamHandle(s), streamBuffers[s].data(),
+                            streamBuffers[s].data() + streamBuffers[s].size());
+    }
+    for (TensorId t = 0; t < ir.numTensors(); ++t)
+      if (!ir.tensor(t).data.empty()) {
+        const auto &data = ir.tensor(t).data;
+        engine->writeTensor(writeHandle(t), data.data(), data.data() + data.size());
+      }
+  }
+
+  /// The Poplar graph and main program of the Ir: streams, variables and constants (each with a
+  /// host write and read handle, which is all a loaded executable needs), then the ops.
+  Sequence buildProgram() {
     popops::addCodelets(graph);
     poplin::addCodelets(graph);
     popnn::addCodelets(graph);
@@ -85,21 +123,7 @@ struct Session::Impl {
     }
     Sequence main;
     lowerOps(ir.mainGraph(), main);
-    engine = std::make_unique<Engine>(graph, main);
-    engine->load(device);
-    streamBuffers.resize(ir.numStreams());
-    for (StreamId s = 0; s < ir.numStreams(); ++s) {
-      const StreamInfo &info = ir.stream(s);
-      streamBuffers[s].resize(info.spec.numElements() * dtypeSize(info.spec.dtype) *
-                              ir.numHostTransfers);
-      engine->connectStream(streamHandle(s), streamBuffers[s].data(),
-                            streamBuffers[s].data() + streamBuffers[s].size());
-    }
-    for (TensorId t = 0; t < ir.numTensors(); ++t)
-      if (tensors[t].valid() && !ir.tensor(t).data.empty()) {
-        const auto &data = ir.tensor(t).data;
-        engine->writeTensor(writeHandle(t), data.data(), data.data() + data.size());
-      }
+    return main;
   }
 };
 
@@ -137,8 +161,8 @@ const internal::LoweredGraph &Session::Impl::lowerGraph(GraphId g) {
   return lowered.emplace(g, std::move(result)).first->second;
 }
 
-Session::Session(const Ir &ir, const std::string &device)
-    : impl_(std::make_unique<Impl>(ir, device)) {}
+Session::Session(const Ir &ir, const std::string &device, const std::string &cacheDir)
+    : impl_(std::make_unique<Impl>(ir, device, cacheDir)) {}
 
 Session::~Session() = default;
 
@@ -193,5 +217,7 @@ void Session::writeVariableData(TensorId t, const std::vector<std::uint8_t> &dat
 }
 
 std::uint64_t Session::lastRunCycles() const { return impl_->engine->getLastRunCycles(); }
+
+bool Session::loadedFromCache() const { return impl_->loadedFromCache; }
 
 } // namespace popxl

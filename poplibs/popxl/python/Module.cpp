@@ -119,7 +119,7 @@ PYBIND11_MODULE(_popxl, m) {
       .def_readwrite("replication_factor", &Ir::replicationFactor);
 
   py::class_<Session>(m, "Session")
-      .def(py::init<const Ir &, const std::string &>())
+      .def(py::init<const Ir &, const std::string &, const std::string &>())
       .def("run",
            [](Session &s, const Ir &ir, const std::map<StreamId, py::buffer> &inputs) {
              std::map<StreamId, std::vector<std::uint8_t>> bytes;
@@ -148,5 +148,6 @@ PYBIND11_MODULE(_popxl, m) {
            [](Session &s, TensorId t, const py::buffer &data) {
              s.writeVariableData(t, bytesOf(data));
            })
-      .def_property_readonly("last_run_cycles", &Session::lastRunCycles);
+      .def_property_readonly("last_run_cycles", &Session::lastRunCycles)
+      .def_property_readonly("loaded_from_cache", &Session::loadedFromCache);
 }

@@ -225,3 +225,17 @@ def test_annotations_are_accepted():
     model = Blocks()
     x = torch.randn(3, 4)
     torch.testing.assert_close(poptorch.inferenceModel(model)(x), model(x).detach())
+
+
+def test_executable_cache_hit_on_the_second_wrapper(tmp_path):
+    x, y = _batch(3)
+    results = []
+    for _ in range(2):
+        torch.manual_seed(0)
+        opts = poptorch.Options().enableExecutableCaching(str(tmp_path))
+        training = poptorch.trainingModel(Net(), opts)
+        results.append(training(x, y)[1])
+        hit = training._session.loaded_from_cache
+        training.destroy()
+    assert hit and len(list(tmp_path.iterdir())) == 1
+    torch.testing.assert_close(results[0], results[1])

@@ -10,6 +10,8 @@ import warnings
 import torch
 from torch.utils import _pytree as pytree
 
+from ._errors import Error
+
 _capturing = False
 
 
@@ -80,11 +82,10 @@ class Captured:
             traced = torch.jit.trace(flat, tuple(example_tensors), check_trace=False, strict=False)
         torch_dir = os.path.dirname(torch.__file__)
         for w in caught:
-            # The user's forward froze a device value into a host constant: PopTorch refuses
-            # that. (torch's own code does it with static shapes, which is harmless.)
-            if issubclass(w.category, torch.jit.TracerWarning) and "to a Python" in str(w.message) \
-                    and not w.filename.startswith(torch_dir):
-                from ._errors import Error
+            if issubclass(w.category, torch.jit.TracerWarning) and w.filename.startswith(torch_dir):
+                continue  # torch's own code on static shapes: harmless here
+            if issubclass(w.category, torch.jit.TracerWarning) and "to a Python" in str(w.message):
+                # The user's forward froze a device value into a host constant.
                 raise Error(f"poptorch: forward reads a tensor's value on the host "
                             f"({w.filename}:{w.lineno}), which needs a tensor's value on the host "
                             "while the model is compiled (.item(), int(t), bool(t), if t: ...); "

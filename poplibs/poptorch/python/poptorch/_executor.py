@@ -130,7 +130,8 @@ class PoplarExecutor:
         spec.tensor_specs = [(t.dtype, tuple(t.shape)) for t in micro]
         self._captured = Captured(self._model, spec, micro)
         self._program = Program(self._captured, self._options, self._training, self._optimizer)
-        self._session = popxl.Session(self._program.ir, _device_type())
+        self._session = popxl.Session(self._program.ir, _device_type(),
+                                      cache_dir=self._options.executable_cache_dir)
         self._input_spec = spec
         self._compile_time = time.time() - start
         if self._training:

@@ -16,7 +16,9 @@ namespace popxl {
 class Session {
 public:
   /// `device` is "ipu_model" or "ipu_hw" (a full ipu2 model) or "cpu" (a small IPU model).
-  Session(const Ir &ir, const std::string &device);
+  /// With a `cacheDir` (or else the POPXL_CACHE_DIR environment variable) the compiled program
+  /// is stored there, and loaded instead of compiled when the same Ir comes again.
+  Session(const Ir &ir, const std::string &device, const std::string &cacheDir = "");
   ~Session();
 
   /// One run of the main graph. `inputs` holds, per host-to-device stream, numHostTransfers
@@ -29,6 +31,8 @@ public:
   void writeVariableData(TensorId t, const std::vector<std::uint8_t> &data);
   /// Simulated cycles of the last run.
   std::uint64_t lastRunCycles() const;
+  /// Whether the program came from the executable cache rather than a compile.
+  bool loadedFromCache() const;
 
 private:
   struct Impl;

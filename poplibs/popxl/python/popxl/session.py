@@ -6,9 +6,11 @@ from .streams import HostToDeviceStream
 
 
 class Session:
-    def __init__(self, ir, device_desc="cpu", weights_to_host_on_exit=True):
+    def __init__(self, ir, device_desc="cpu", weights_to_host_on_exit=True, *, cache_dir=None):
+        """`cache_dir` (or the POPXL_CACHE_DIR environment variable) keeps the compiled program
+        on disk: the same Ir later loads it instead of compiling."""
         self._ir = ir
-        self._pb = _popxl.Session(ir._pb, device_desc)
+        self._pb = _popxl.Session(ir._pb, device_desc, cache_dir or "")
         self._attached = 0
 
     @property
@@ -86,6 +88,11 @@ class Session:
 
     def weights_from_host(self):
         """Variables are written when the Session is made and by write_variable_data."""
+
+    @property
+    def loaded_from_cache(self):
+        """Whether the program was loaded from the executable cache instead of compiled."""
+        return self._pb.loaded_from_cache
 
     @property
     def last_run_cycles(self):
