@@ -57,6 +57,7 @@ REDUCE = {
     "sum": lambda x: x.sum(), "sum_dims": lambda x: x.sum((1, 3), keepdim=True),
     "mean": lambda x: x.mean(2), "amax": lambda x: torch.amax(x, 1),
     "var": lambda x: x.var(1), "std": lambda x: x.std((2, 3)),
+    "max_dim": lambda x: torch.max(x, 2, keepdim=True)[0], "min_dim": lambda x: x.min(-1)[0],
 }
 
 
@@ -135,6 +136,17 @@ CONV_POOL = {
 @pytest.mark.parametrize("name", sorted(CONV_POOL))
 def test_conv_pool(name):
     check_op(CONV_POOL[name], IMG, atol=1e-4)
+
+
+@pytest.mark.parametrize("fn", [lambda x: torch.argmax(x, 1), lambda x: x.argmin(-1, True),
+                                lambda x: torch.argmax(x), lambda x: torch.max(x, 3)[1]])
+def test_arg_extremes(fn):
+    class Arg(torch.nn.Module):
+        def forward(self, x):
+            return fn(x)
+    out = poptorch.inferenceModel(Arg())(X4)
+    assert out.dtype == torch.int32
+    torch.testing.assert_close(out, fn(X4).int())
 
 
 def test_dropout_is_an_identity_in_inference():

@@ -351,9 +351,19 @@ def _sum_mean(c, x, dims=None, keepdim=False, _dtype=None):
 def _max_all(c, x, *rest):
     if rest and isinstance(rest[0], popxl.Tensor):  # max(a, b): element-wise
         return _maximum(c, x, rest[0])
-    if rest:
-        c.unsupported("a dimension (values and indices)")
-    return (ops.max if c.kind == "aten::max" else ops.min)(x)
+    reduce = ops.max if c.kind == "aten::max" else ops.min
+    if not rest:
+        return reduce(x)
+    dim, keepdim = _axis(rest[0], x.rank), bool(rest[1]) if len(rest) > 1 else False
+    return reduce(x, [dim], keepdim), _argmax(c, x, dim, keepdim)
+
+
+@aten("aten::argmax", "aten::argmin")
+def _argmax(c, x, dim=None, keepdim=False):
+    arg = ops.argmax if c.kind in ("aten::argmax", "aten::max") else ops.argmin
+    if dim is None:
+        return arg(ops.reshape(x, [-1]), 0, False)
+    return arg(x, _axis(dim, x.rank), bool(keepdim))
 
 
 @aten("aten::amax", "aten::amin")
