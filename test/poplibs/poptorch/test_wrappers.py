@@ -193,7 +193,16 @@ def test_options():
                                              '"outputMode": "OutputMode.All"}')
     assert from_json.device_iterations == 5 and from_json.output_mode == poptorch.OutputMode.All
     with pytest.raises(poptorch.Error, match="gradientAccumulation must be 1"):
-        poptorch.inferenceModel(Net(), poptorch.Options().clone() if False else _accumulating())
+        poptorch.inferenceModel(Net(), _accumulating())
+
+
+def test_options_from_a_file(tmp_path):
+    path = tmp_path / "options.txt"
+    path.write_text("deviceIterations(4)\nTraining.gradientAccumulation(2)\n"
+                    "outputMode(OutputMode.EveryN, 2)\n")
+    opts = poptorch.Options().loadFromFile(str(path))
+    assert opts.device_iterations == 4 and opts.Training.gradient_accumulation == 2
+    assert opts.output_mode == poptorch.OutputMode.EveryN and opts.output_return_period == 2
 
 
 def _accumulating():

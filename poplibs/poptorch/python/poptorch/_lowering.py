@@ -51,8 +51,7 @@ class _NodeContext:
         self.node = node
         self.kind = node.kind()
         self.training = forward.training
-        out = node.outputs()[0] if hasattr(node.outputs(), "__getitem__") else list(node.outputs())[0]
-        ttype = out.type()
+        ttype = list(node.outputs())[0].type()
         sizes = ttype.sizes() if isinstance(ttype, torch._C.TensorType) else None
         dtype = ttype.dtype() if isinstance(ttype, torch._C.TensorType) else None
         self.out_shape = tuple(sizes) if sizes is not None else None

@@ -316,21 +316,18 @@ class Options(_OptionsDict):
         return self
 
     def loadFromFile(self, filepath):
-        """One setter call per line, without "options."."""
+        """One setter call per line, without "options.": "Training.gradientAccumulation(4)"."""
         with open(filepath) as f:
             for line in f:
                 line = line.strip()
                 if line and not line.startswith("#"):
-                    obj = self
-                    expr = line
-                    # Parse "Training.gradientAccumulation(4)" into a call.
-                    name, _, rest = expr.partition("(")
-                    args = eval("(" + rest.rstrip(")") + ",)", vars(enums))  # noqa: S307
-                    self._call_dotted(name, list(args), obj)
+                    name, _, rest = line.partition("(")
+                    args = eval(f"({rest[:-1]},)", dict(vars(enums)))  # noqa: S307 (the user's file)
+                    self._call_dotted(name, list(args))
         return self
 
-    def _call_dotted(self, key, args, obj=None):
-        obj = obj or self
+    def _call_dotted(self, key, args):
+        obj = self
         *groups, setter = key.split(".")
         for g in groups:
             obj = getattr(obj, g)
