@@ -19,13 +19,22 @@ UNARY = {
     "softmax": lambda x: F.softmax(x, 1), "softmax0": lambda x: F.softmax(x, 0),
     "log_softmax": lambda x: F.log_softmax(x, -1),
     "scalar_ops": lambda x: (2 - x) * 3 / 4 + 1,
-    "pow": lambda x: x ** 2,
+    "pow": lambda x: x ** 2, "pow_tensor": lambda x: torch.pow(x * x + 1, x),
+    "elu": F.elu, "softplus": F.softplus, "hardsigmoid": F.hardsigmoid,
+    "hardswish": F.hardswish, "log1p": lambda x: torch.log1p(x * x),
+    "expm1": torch.expm1, "reciprocal": lambda x: torch.reciprocal(x * x + 1),
+    "gelu_exact": F.gelu,
+    "where": lambda x: torch.where(x > 0, x, x * 3),
+    "masked_fill": lambda x: x.masked_fill(x < 0.2, 0.5),
+    "maximum": lambda x: torch.maximum(x, x.flip(0)),
+    "compare_cast": lambda x: (x >= 0).float() * x + (x != x.abs()).float(),
+    "factories": lambda x: x * torch.ones(3, 4) + torch.full((4,), 2.0) + torch.arange(4.0),
 }
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_unary(name):
-    check_op(UNARY[name], X)
+    check_op(UNARY[name], X, atol=1e-3 if name == "gelu_exact" else 1e-5)
 
 
 @pytest.mark.parametrize("op", [torch.add, torch.sub, torch.mul, torch.div])

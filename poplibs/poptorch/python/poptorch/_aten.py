@@ -292,6 +292,13 @@ def _slice(c, x, dim=0, start=None, end=None, step=1):
                      _axis(dim, x.rank))
 
 
+@aten("aten::flip")
+def _flip(c, x, dims):
+    for d in _dims(dims, x.rank):
+        x = ops.slice(x, None, None, -1, d)
+    return x
+
+
 @aten("aten::select")
 def _select(c, x, dim, index):
     axis = _axis(dim, x.rank)

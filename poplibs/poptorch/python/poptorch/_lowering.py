@@ -68,7 +68,7 @@ class _NodeContext:
         return popxl.constant(np.asarray(value, dtype.as_numpy()), dtype)
 
     def cast_to_output(self, t):
-        if self.out_dtype is not None and t.dtype != self.out_dtype and t.dtype != popxl.bool:
+        if self.out_dtype is not None and t.dtype != self.out_dtype:
             return ops.cast(t, self.out_dtype)
         return t
 
