@@ -9,6 +9,7 @@ from popxl import ops
 from popxl.transforms import autodiff
 
 from ._errors import Error
+from .enums import ReductionType
 from ._lowering import Forward, device_array
 from ._optimizers import DeviceOptimizer
 
@@ -19,20 +20,20 @@ class Program:
         self.device_iterations = options.device_iterations
         self.accumulation = options.Training.gradient_accumulation if training else 1
         self.mean_accumulation = (options.Training.accumulation_and_replication_reduction_type
-                                  == 1)
+                                  == ReductionType.Mean)
         self.ir = popxl.Ir()
         self.ir.num_host_transfers = self.device_iterations * self.accumulation
-        model = captured.module
-        self.named_state = dict(list(model.named_parameters()) + list(model.named_buffers()))
+        params = dict(captured.module.named_parameters())
+        self.named_state = {**params, **dict(captured.module.named_buffers())}
         with self.ir.main_graph:
             self.forward = Forward(self.ir, captured, training)
             self.variables = {}
             for name, t in self.forward.state_inputs.items():
                 host = self.named_state[name].detach()
                 self.variables[name] = popxl.variable(device_array(host), t.dtype, name)
-            self.trained = {n: self.named_state[n] for n in self.forward.state_inputs
-                            if training and self.named_state[n].requires_grad
-                            and n in dict(model.named_parameters())}
+            # The parameters the forward reads and torch would train.
+            self.trained = {n: p for n, p in params.items()
+                            if training and p.requires_grad and n in self.forward.state_inputs}
             self.optimizer = DeviceOptimizer(optimizer, self.trained) if training else None
             self.accumulators = {}
             if self.accumulation > 1:
