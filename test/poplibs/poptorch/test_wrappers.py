@@ -248,3 +248,31 @@ def test_executable_cache_hit_on_the_second_wrapper(tmp_path):
         training.destroy()
     assert hit and len(list(tmp_path.iterdir())) == 1
     torch.testing.assert_close(results[0], results[1])
+
+
+def test_batch_norm_running_statistics_follow_torch():
+    """Regression: tracing ran the forward once on the module, and its batch norm counted that
+    run in the running statistics the device started from."""
+    class Normed(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bn = torch.nn.BatchNorm1d(5)
+            self.fc = torch.nn.Linear(5, 4)
+
+        def forward(self, x, y):
+            out = self.fc(self.bn(x))
+            return out, torch.nn.functional.mse_loss(out, y)
+
+    torch.manual_seed(0)
+    model = Normed()
+    reference = copy.deepcopy(model)
+    x, y = _batch(12)
+    opts = poptorch.Options().deviceIterations(3)
+    poptorch.trainingModel(model, opts, torch.optim.SGD(model.parameters(), lr=0.1))(x, y)
+    sgd = torch.optim.SGD(reference.parameters(), lr=0.1)
+    for i in range(3):
+        sgd.zero_grad()
+        reference(x[4 * i:4 * i + 4], y[4 * i:4 * i + 4])[1].backward()
+        sgd.step()
+    for name, b in reference.bn.named_buffers():
+        torch.testing.assert_close(getattr(model.bn, name), b, msg=name)

@@ -77,9 +77,14 @@ class Captured:
 
     def __init__(self, model, input_spec, example_tensors):
         flat = _Flat(model, input_spec)
+        # Tracing runs the forward for real: keep what it writes to buffers (batch norm's running
+        # statistics) out of the module, whose buffers the device then starts from.
+        buffers = [(b, b.clone()) for b in model.buffers()]
         with _capture_mode(), torch.no_grad(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", torch.jit.TracerWarning)
             traced = torch.jit.trace(flat, tuple(example_tensors), check_trace=False, strict=False)
+            for b, saved in buffers:
+                b.copy_(saved)
         torch_dir = os.path.dirname(torch.__file__)
         for w in caught:
             if issubclass(w.category, torch.jit.TracerWarning) and w.filename.startswith(torch_dir):
