@@ -108,21 +108,19 @@ public:
     // A tensor's gradient is needed when it is required or made by an op with an input whose
     // gradient is needed; ops with no such input are not differentiated.
     const std::vector<OpId> ops = fwdGraph.ops;
+    auto anyInputWanted = [&](const OpInfo &op) {
+      return std::any_of(op.inputs.begin(), op.inputs.end(),
+                         [&](TensorId t) { return wanted_.count(t) != 0; });
+    };
     wanted_.insert(required.begin(), required.end());
-    for (OpId o : ops) {
-      const OpInfo &op = ir_.op(o);
-      if (std::any_of(op.inputs.begin(), op.inputs.end(),
-                      [&](TensorId t) { return wanted_.count(t); }))
-        wanted_.insert(op.outputs.begin(), op.outputs.end());
-    }
+    for (OpId o : ops)
+      if (anyInputWanted(ir_.op(o)))
+        wanted_.insert(ir_.op(o).outputs.begin(), ir_.op(o).outputs.end());
     // Reverse creation order is a reverse topological order.
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
       const OpInfo op = ir_.op(*it); // a copy: the rules add ops, which may move the table
-      for (std::size_t i = 0; i < op.inputs.size(); ++i)
-        if (wantsGrad(op, i)) {
-          internal::opRow(op.type).grad(*this, op);
-          break;
-        }
+      if (anyInputWanted(op))
+        internal::opRow(op.type).grad(*this, op);
     }
     for (TensorId t : required) {
       const auto &info = ir_.tensor(t);
