@@ -210,10 +210,11 @@ private:
       args = {evaluate(c->getLHS(), ins, like, Type(), options)};
       single.reset(new Cast(_1, c->getRHSType()));
     } else if (auto *u = e.getAs<UnaryOp>()) {
-      args = {evaluate(u->getArg(), ins, like, context, options)};
+      args = {evaluate(u->getArg(), ins, like, internal::operandContext(e, context), options)};
       single.reset(new UnaryOp(u->getOpType(), _1));
     } else if (auto *b = e.getAs<BinaryOp>()) {
-      Type t = internal::operandType({&b->getLHS(), &b->getRHS()}, types, api_, context);
+      Type t = internal::operandType({&b->getLHS(), &b->getRHS()}, types, api_,
+                                     internal::operandContext(e, context));
       args = {evaluate(b->getLHS(), ins, like, t, options),
               evaluate(b->getRHS(), ins, like, t, options)};
       single.reset(new BinaryOp(b->getOpType(), _1, _2));

@@ -89,7 +89,7 @@ Type exprType(const Expr &e, const std::vector<Type> &inputTypes, const std::str
     return c->getRHSType();
   }
   if (auto *u = e.getAs<UnaryOp>()) {
-    Type t = exprType(u->getArg(), inputTypes, api, context);
+    Type t = exprType(u->getArg(), inputTypes, api, operandContext(e, context));
     const OpInfo &info = opInfo(u->getOpType());
     if (!info.supports(t))
       raise<poputil::poplibs_error>(api, ": ", info.name, " is not defined for ", t.toString(),
@@ -97,7 +97,7 @@ Type exprType(const Expr &e, const std::vector<Type> &inputTypes, const std::str
     return info.predicate ? BOOL : t;
   }
   if (auto *b = e.getAs<BinaryOp>()) {
-    Type t = operandType({&b->getLHS(), &b->getRHS()}, inputTypes, api, context);
+    Type t = operandType({&b->getLHS(), &b->getRHS()}, inputTypes, api, operandContext(e, context));
     exprType(b->getLHS(), inputTypes, api, t);
     exprType(b->getRHS(), inputTypes, api, t);
     const OpInfo &info = opInfo(b->getOpType());
@@ -125,6 +125,14 @@ Type exprType(const Expr &e, const std::vector<Type> &inputTypes, const std::str
     return type;
   }
   raise<poputil::poplibs_error>(api, ": unsupported expression node ", e.name());
+}
+
+Type operandContext(const Expr &e, const Type &context) {
+  if (auto *u = e.getAs<UnaryOp>())
+    return opInfo(u->getOpType()).predicate ? Type() : context;
+  if (auto *b = e.getAs<BinaryOp>())
+    return opInfo(b->getOpType()).predicate ? Type() : context;
+  return context;
 }
 
 std::vector<unsigned> placeholdersOf(const Expr &e) {

@@ -22,6 +22,10 @@ poplar::Type operandType(const std::vector<const expr::Expr *> &operands,
                          const std::vector<poplar::Type> &inputTypes, const std::string &api,
                          const poplar::Type &context);
 
+/// The context the operands of op `e` give their constants: `e`'s own, except under a
+/// comparison or another predicate, whose bool result says nothing of its operands' type.
+poplar::Type operandContext(const expr::Expr &e, const poplar::Type &context);
+
 /// The placeholder indices (1-based) `e` uses, ascending.
 std::vector<unsigned> placeholdersOf(const expr::Expr &e);
 

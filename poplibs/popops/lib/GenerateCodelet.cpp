@@ -8,6 +8,7 @@
 
 #include "support/Bytes.hpp"
 
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -22,8 +23,14 @@ std::string literal(double value, const Type &type) {
   std::ostringstream os;
   if (type == FLOAT || type == HALF) {
     // Hexadecimal floats are exact; a half constant is first rounded to half, as stored.
+    // Infinities and NaN have no literal: builtins the codelet compiler folds.
     float f = type == HALF ? halfToFloat(floatToHalf(float(value))) : float(value);
-    os << std::hexfloat << f << "f";
+    if (std::isinf(f))
+      os << (f < 0 ? "-" : "") << "__builtin_inff()";
+    else if (std::isnan(f))
+      os << "__builtin_nanf(\"\")";
+    else
+      os << std::hexfloat << f << "f";
   } else if (type == BOOL) {
     os << (value != 0 ? "true" : "false");
   } else if (type == UNSIGNED_INT) {
@@ -54,13 +61,14 @@ public:
                             deviceTypeName(from) + ">(" + emit(c->getLHS(), Type()) + ")");
     }
     if (auto *u = e.getAs<UnaryOp>()) {
-      Type t = exprType(u->getArg(), inputTypes_, api, context);
+      Type t = exprType(u->getArg(), inputTypes_, api, operandContext(e, context));
       Type result = exprType(e, inputTypes_, api, context);
       return stored(result, "popops::device::unaryOp<" + opArgument(u->getOpType()) + ">(" +
                                 emit(u->getArg(), t) + ")");
     }
     if (auto *b = e.getAs<BinaryOp>()) {
-      Type t = operandType({&b->getLHS(), &b->getRHS()}, inputTypes_, api, context);
+      Type t =
+          operandType({&b->getLHS(), &b->getRHS()}, inputTypes_, api, operandContext(e, context));
       Type result = exprType(e, inputTypes_, api, context);
       return stored(result, "popops::device::binaryOp<" + opArgument(b->getOpType()) + ">(" +
                                 emit(b->getLHS(), t) + ", " + emit(b->getRHS(), t) + ")");

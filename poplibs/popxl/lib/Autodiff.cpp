@@ -6,9 +6,12 @@
 
 #include "OpTable.hpp"
 
+#include <poplar/HalfFloat.hpp>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace popxl {
@@ -51,7 +54,13 @@ public:
     return value;
   }
 
+  bool wantsGrad(const OpInfo &op, std::size_t i) override {
+    return wanted_.count(op.inputs.at(i)) != 0;
+  }
+
   void addInputGrad(const OpInfo &op, std::size_t i, TensorId grad) override {
+    if (!wantsGrad(op, i))
+      return;
     const TensorId t = op.inputs.at(i);
     auto it = grads_.find(t);
     grads_[t] = it == grads_.end() ? grad : this->op("add", {it->second, grad});
@@ -70,11 +79,15 @@ public:
   TensorId scalar(double value, DType dtype) override {
     std::vector<std::uint8_t> bytes(dtypeSize(dtype));
     const float f = float(value);
-    if (dtype == DType::Float32)
+    if (dtype == DType::Float32) {
       std::memcpy(bytes.data(), &f, 4);
-    else
+    } else if (dtype == DType::Float16) {
+      const std::uint16_t h = poplar::floatToHalf(f);
+      std::memcpy(bytes.data(), &h, 2);
+    } else {
       throw error("popxl.autodiff: scalar constants of " + std::string(dtypeName(dtype)) +
                   " are not supported yet");
+    }
     return ir_.addConstant(info_.graph, "scalar", {{}, dtype}, bytes);
   }
 
@@ -92,11 +105,22 @@ public:
       grads_[t] = ir_.addGraphInput(info_.graph, info.name + "_grad", info.spec);
       info_.expectedInputs.push_back({t, true});
     }
-    // Reverse creation order is a reverse topological order.
+    // A tensor's gradient is needed when it is required or made by an op with an input whose
+    // gradient is needed; ops with no such input are not differentiated.
     const std::vector<OpId> ops = fwdGraph.ops;
+    auto anyInputWanted = [&](const OpInfo &op) {
+      return std::any_of(op.inputs.begin(), op.inputs.end(),
+                         [&](TensorId t) { return wanted_.count(t) != 0; });
+    };
+    wanted_.insert(required.begin(), required.end());
+    for (OpId o : ops)
+      if (anyInputWanted(ir_.op(o)))
+        wanted_.insert(ir_.op(o).outputs.begin(), ir_.op(o).outputs.end());
+    // Reverse creation order is a reverse topological order.
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
       const OpInfo op = ir_.op(*it); // a copy: the rules add ops, which may move the table
-      internal::opRow(op.type).grad(*this, op);
+      if (anyInputWanted(op))
+        internal::opRow(op.type).grad(*this, op);
     }
     for (TensorId t : required) {
       const auto &info = ir_.tensor(t);
@@ -123,6 +147,7 @@ private:
   GradGraphInfo info_;
   std::map<TensorId, TensorId> grads_;  // forward tensor -> its gradient (gradient graph)
   std::map<TensorId, TensorId> values_; // forward tensor -> its value (gradient graph)
+  std::set<TensorId> wanted_;           // forward tensors whose gradient is needed
 };
 
 } // namespace

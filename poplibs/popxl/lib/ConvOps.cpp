@@ -121,8 +121,10 @@ void gradConv(GradContext &c, const OpInfo &op) {
   Attributes attrs = op.attrs;
   attrs["input_shape"] = c.spec(op.inputs[0]).shape;
   attrs["weights_shape"] = c.spec(op.inputs[1]).shape;
-  c.addInputGrad(op, 0, c.op("conv_input_grad", {*g, c.fwd(op.inputs[1])}, attrs));
-  c.addInputGrad(op, 1, c.op("conv_weights_grad", {*g, c.fwd(op.inputs[0])}, attrs));
+  if (c.wantsGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("conv_input_grad", {*g, c.fwd(op.inputs[1])}, attrs));
+  if (c.wantsGrad(op, 1))
+    c.addInputGrad(op, 1, c.op("conv_weights_grad", {*g, c.fwd(op.inputs[0])}, attrs));
 }
 
 } // namespace popxl::internal

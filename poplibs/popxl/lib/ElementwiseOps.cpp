@@ -77,7 +77,7 @@ std::vector<TensorSpec> inferFirst(const Ir &ir, const OpInfo &op) {
 // Gradients. `g` is the gradient of the output; broadcast operands get it summed back to
 // their shape.
 namespace {
-const std::vector<std::int64_t> &shapeOfInput(GradContext &c, const OpInfo &op, std::size_t i) {
+std::vector<std::int64_t> shapeOfInput(GradContext &c, const OpInfo &op, std::size_t i) {
   return c.spec(op.inputs[i]).shape;
 }
 } // namespace

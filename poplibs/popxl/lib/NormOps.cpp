@@ -113,7 +113,7 @@ void gradBatchNormInference(GradContext &c, const OpInfo &op) {
   auto g = c.outputGrad(op, 0);
   if (!g)
     return;
-  const TensorSpec &in = c.spec(op.inputs[0]);
+  const TensorSpec in = c.spec(op.inputs[0]);
   // Per-channel values as [C, 1, ...] broadcast against [N, C, ...]; sums over all but axis 1.
   std::vector<std::int64_t> channelShape(in.shape.size() - 1, 1), others = {0};
   channelShape[0] = in.shape[1];
@@ -123,24 +123,31 @@ void gradBatchNormInference(GradContext &c, const OpInfo &op) {
   auto sumPerChannel = [&](TensorId t) {
     return c.op("reduce_sum", {t}, {{"axis", others}, {"keepdims", std::int64_t(0)}});
   };
-  const TensorId scale = c.fwd(op.inputs[1]), mean = c.fwd(op.inputs[3]);
+  const TensorId scale = c.fwd(op.inputs[1]);
   const TensorId invStd =
       c.op("div", {c.scalar(1.0, in.dtype),
                    c.op("sqrt", {c.op("add", {c.fwd(op.inputs[4]),
                                               c.scalar(floatAttr(op, "epsilon"), in.dtype)})})});
   const TensorId k = c.op("mul", {scale, invStd}); // d out / d t
-  const TensorId centred = c.op("sub", {c.fwd(op.inputs[0]), perChannel(mean)});
-  const TensorId gCentred = sumPerChannel(c.op("mul", {*g, centred}));
-  const TensorId gSum = sumPerChannel(*g);
-  c.addInputGrad(op, 0, c.op("mul", {*g, perChannel(k)}));
-  c.addInputGrad(op, 1, c.op("mul", {gCentred, invStd}));
-  c.addInputGrad(op, 2, gSum);
-  c.addInputGrad(op, 3, c.op("neg", {c.op("mul", {gSum, k})}));
-  // d out / d var = -(t - mean) * scale / 2 * invStd^3
-  const TensorId invStd3 = c.op("mul", {invStd, c.op("mul", {invStd, invStd})});
-  c.addInputGrad(op, 4,
-                 c.op("mul", {c.op("mul", {gCentred, c.op("mul", {scale, invStd3})}),
-                              c.scalar(-0.5, in.dtype)}));
+  if (c.wantsGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("mul", {*g, perChannel(k)}));
+  // Usually only t's gradient is wanted (the statistics and often the affine parameters are
+  // fixed): the sums below are made only when needed.
+  if (c.wantsGrad(op, 1) || c.wantsGrad(op, 4)) {
+    const TensorId centred = c.op("sub", {c.fwd(op.inputs[0]), perChannel(c.fwd(op.inputs[3]))});
+    const TensorId gCentred = sumPerChannel(c.op("mul", {*g, centred}));
+    c.addInputGrad(op, 1, c.op("mul", {gCentred, invStd}));
+    // d out / d var = -(t - mean) * scale / 2 * invStd^3
+    const TensorId invStd3 = c.op("mul", {invStd, c.op("mul", {invStd, invStd})});
+    c.addInputGrad(op, 4,
+                   c.op("mul", {c.op("mul", {gCentred, c.op("mul", {scale, invStd3})}),
+                                c.scalar(-0.5, in.dtype)}));
+  }
+  if (c.wantsGrad(op, 2) || c.wantsGrad(op, 3)) {
+    const TensorId gSum = sumPerChannel(*g);
+    c.addInputGrad(op, 2, gSum);
+    c.addInputGrad(op, 3, c.op("neg", {c.op("mul", {gSum, k})}));
+  }
 }
 
 } // namespace popxl::internal

@@ -47,7 +47,11 @@ public:
   virtual std::optional<TensorId> outputGrad(const OpInfo &op, std::size_t i) = 0;
   /// The value of forward tensor `t` in the gradient graph (an input of it).
   virtual TensorId fwd(TensorId t) = 0;
-  /// Adds `grad` (a gradient-graph tensor) to the gradient of the op's input `i`.
+  /// Whether the gradient of the op's input `i` is needed (leads to a required gradient); rules
+  /// skip the costly ones that are not.
+  virtual bool wantsGrad(const OpInfo &op, std::size_t i) = 0;
+  /// Adds `grad` (a gradient-graph tensor) to the gradient of the op's input `i` (nothing when
+  /// it is not wanted).
   virtual void addInputGrad(const OpInfo &op, std::size_t i, TensorId grad) = 0;
   /// An op in the gradient graph; its first output.
   virtual TensorId op(const std::string &type, const std::vector<TensorId> &inputs,
@@ -58,7 +62,8 @@ public:
                                           const Attributes &attrs = {}) = 0;
   /// A scalar constant of `dtype` in the gradient graph.
   virtual TensorId scalar(double value, DType dtype) = 0;
-  const TensorSpec &spec(TensorId t) { return ir().tensor(t).spec; }
+  /// A copy: the rules add tensors, which may move the table a reference would point into.
+  TensorSpec spec(TensorId t) { return ir().tensor(t).spec; }
 };
 
 using InferFn = std::vector<TensorSpec> (*)(const Ir &, const OpInfo &);

@@ -1,7 +1,7 @@
 // Pooling: max_pool and average_pool of t [N, C, spatial...] over "kernel" with stride and
 // padding (the average leaves padding out of its count, as ONNX's AveragePool does), through
-// popnn::pooling::pool; their gradients max_pool_grad(dy, t, y) and average_pool_grad(dy, t)
-// through popnn::pooling::poolInputGradient.
+// popnn::pooling::pool; their gradients max_pool_grad(dy, t, y) and average_pool_grad(dy) (with
+// attribute "input_shape": it needs no forward value) through popnn::pooling::poolInputGradient.
 #include "OpTable.hpp"
 #include "Window.hpp"
 
@@ -13,8 +13,7 @@ namespace {
 
 bool isMax(const OpInfo &op) { return op.type.rfind("max_pool", 0) == 0; }
 
-/// The forward pooling's parameters; its input is input 0 of the forward op and input 1 of the
-/// gradient ops.
+/// The forward pooling's parameters, for an input of `in`.
 popnn::pooling::PoolParams poolParams(const OpInfo &op, const TensorSpec &in) {
   if (in.dtype != DType::Float32 && in.dtype != DType::Float16)
     opError(op, std::string("input must be float32 or float16, got ") + dtypeName(in.dtype));
@@ -39,6 +38,13 @@ TensorSpec pooledSpec(const popnn::pooling::PoolParams &p, DType dtype) {
   return {shape, dtype};
 }
 
+/// The forward input's spec, as a gradient op knows it.
+TensorSpec forwardInput(const Ir &ir, const OpInfo &op) {
+  if (isMax(op))
+    return inputSpec(ir, op, 1);
+  return {intsAttr(op, "input_shape"), inputSpec(ir, op, 0).dtype};
+}
+
 } // namespace
 
 std::vector<TensorSpec> inferPool(const Ir &ir, const OpInfo &op) {
@@ -56,14 +62,18 @@ void gradPool(GradContext &c, const OpInfo &op) {
   auto g = c.outputGrad(op, 0);
   if (!g)
     return;
-  std::vector<TensorId> inputs = {*g, c.fwd(op.inputs[0])};
-  if (isMax(op))
-    inputs.push_back(c.fwd(op.outputs[0]));
-  c.addInputGrad(op, 0, c.op(op.type + "_grad", inputs, op.attrs));
+  if (isMax(op)) {
+    c.addInputGrad(
+        op, 0, c.op("max_pool_grad", {*g, c.fwd(op.inputs[0]), c.fwd(op.outputs[0])}, op.attrs));
+  } else {
+    Attributes attrs = op.attrs;
+    attrs["input_shape"] = c.spec(op.inputs[0]).shape;
+    c.addInputGrad(op, 0, c.op("average_pool_grad", {*g}, attrs));
+  }
 }
 
 std::vector<TensorSpec> inferPoolGrad(const Ir &ir, const OpInfo &op) {
-  const TensorSpec &in = inputSpec(ir, op, 1);
+  const TensorSpec in = forwardInput(ir, op);
   const TensorSpec pooled = pooledSpec(poolParams(op, in), in.dtype);
   if (!(inputSpec(ir, op, 0) == pooled))
     opError(op, "the output gradient " + toString(inputSpec(ir, op, 0)) +
@@ -72,7 +82,7 @@ std::vector<TensorSpec> inferPoolGrad(const Ir &ir, const OpInfo &op) {
 }
 
 void lowerPoolGrad(const LowerContext &c, const OpInfo &op) {
-  const auto params = poolParams(op, c.ir.tensor(op.inputs[1]).spec);
+  const auto params = poolParams(op, forwardInput(c.ir, op));
   // The max's gradient goes to every input equal to its window's maximum, unscaled.
   c.setOut(op, 0,
            isMax(op) ? popnn::pooling::poolInputGradient(c.graph, params, c.in(op, 1), c.in(op, 2),

@@ -104,11 +104,13 @@ void gradScatter(GradContext &c, const OpInfo &op) {
   if (!g)
     return;
   const TensorId indices = c.fwd(op.inputs[1]);
-  const auto &valuesShape = c.spec(op.inputs[2]).shape;
-  const TensorId zeros =
-      c.op("expand", {c.scalar(0.0, c.spec(*g).dtype)}, {{"shape", valuesShape}});
-  c.addInputGrad(op, 0, c.op("scatter", {*g, indices, zeros}, op.attrs));
-  c.addInputGrad(op, 2, c.op("scatter_values_grad", {*g, indices}, op.attrs));
+  if (c.wantsGrad(op, 0)) { // g with the written elements zeroed: a scatter of zeros
+    const TensorId zeros =
+        c.op("expand", {c.scalar(0.0, c.spec(*g).dtype)}, {{"shape", c.spec(op.inputs[2]).shape}});
+    c.addInputGrad(op, 0, c.op("scatter", {*g, indices, zeros}, op.attrs));
+  }
+  if (c.wantsGrad(op, 2))
+    c.addInputGrad(op, 2, c.op("scatter_values_grad", {*g, indices}, op.attrs));
 }
 
 // scatter_values_grad(g, indices): g's elements that scatter(t, indices, ...) wrote, in the

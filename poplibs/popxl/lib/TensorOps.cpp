@@ -277,7 +277,7 @@ void gradReduce(GradContext &c, const OpInfo &op) {
   auto g = c.outputGrad(op, 0);
   if (!g)
     return;
-  const TensorSpec &in = c.spec(op.inputs[0]);
+  const TensorSpec in = c.spec(op.inputs[0]);
   // The gradient with the reduced axes back as size 1, then stretched to the input's shape.
   std::vector<bool> reduced(in.shape.size(), intsAttr(op, "axis").empty());
   for (auto a : intsAttr(op, "axis"))
@@ -311,19 +311,20 @@ void gradMatMul(GradContext &c, const OpInfo &op) {
   auto g = c.outputGrad(op, 0);
   if (!g)
     return;
-  const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]);
-  const std::size_t rank = c.spec(a).shape.size();
+  const TensorSpec a = c.spec(op.inputs[0]);
+  const std::size_t rank = a.shape.size();
   std::vector<std::int64_t> swapLast(rank);
   std::iota(swapLast.begin(), swapLast.end(), 0);
   std::swap(swapLast[rank - 1], swapLast[rank - 2]);
   const Attributes swap{{"permutation", swapLast}};
-  const Attributes inType{{"output_type", std::string(dtypeName(c.spec(a).dtype))}};
-  const TensorId gIn =
-      c.spec(*g).dtype == c.spec(a).dtype
-          ? *g
-          : c.op("cast", {*g}, {{"dtype", std::string(dtypeName(c.spec(a).dtype))}});
-  c.addInputGrad(op, 0, c.op("matmul", {gIn, c.op("transpose", {b}, swap)}, inType));
-  c.addInputGrad(op, 1, c.op("matmul", {c.op("transpose", {a}, swap), gIn}, inType));
+  const std::string inType = dtypeName(a.dtype);
+  const TensorId gIn = c.spec(*g).dtype == a.dtype ? *g : c.op("cast", {*g}, {{"dtype", inType}});
+  // Each operand's gradient needs only the other operand's forward value.
+  auto transposed = [&](std::size_t i) { return c.op("transpose", {c.fwd(op.inputs[i])}, swap); };
+  if (c.wantsGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("matmul", {gIn, transposed(1)}, {{"output_type", inType}}));
+  if (c.wantsGrad(op, 1))
+    c.addInputGrad(op, 1, c.op("matmul", {transposed(0), gIn}, {{"output_type", inType}}));
 }
 
 void gradSoftmax(GradContext &c, const OpInfo &op) {

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -251,6 +252,30 @@ TEST(PopopsElementWise, FusedExpressionsGenerateOneVertexAndMatch) {
         EXPECT_EQ(h.result("cast")[i], std::trunc(a[i] * 2) + 1) << i;
         EXPECT_EQ(h.result("a")[i], r(std::fmax(a[i], b[i]) / 2)) << i;
       }
+    }
+  }
+}
+
+TEST(PopopsElementWise, NonFiniteConstantsAndComparisonsOfConstants) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (bool generate : {true, false}) {
+    SCOPED_TRACE(generate ? "generated codelet" : "op by op");
+    OpHarness h(2);
+    auto a = hostData(FLOAT, 16, -4, 4, 1);
+    Tensor ta = h.input("a", FLOAT, {16}, a);
+    OptionFlags opts{{"enableGenerateCodelet", generate ? "true" : "false"}};
+    auto map = [&](const Expr &e) { return popops::map(h.graph(), e, {ta}, h.prog(), {}, opts); };
+    h.output("min", map(Min(_1, Const(inf, FLOAT))));
+    h.output("max", map(Max(_1, Const(-inf, FLOAT))));
+    h.output("nan", map(Select(Const(std::nan(""), FLOAT), _1, _1 < 0.0f)));
+    // Two constants compared keep their own type (2 != 3), not the bool of the comparison.
+    h.output("cmp", map(Select(-_1, _1, Equal(Const(2.0f), Const(3.0f)))));
+    h.run();
+    for (unsigned i = 0; i < 16; ++i) {
+      EXPECT_EQ(h.result("min")[i], a[i]);
+      EXPECT_EQ(h.result("max")[i], a[i]);
+      EXPECT_EQ(std::isnan(h.result("nan")[i]), a[i] < 0) << i;
+      EXPECT_EQ(h.result("cmp")[i], a[i]);
     }
   }
 }

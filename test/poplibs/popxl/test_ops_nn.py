@@ -160,3 +160,35 @@ def test_nn_op_errors_name_op_and_values():
             ops.group_norm(x, w, w, 3)
         with pytest.raises(ValueError, match=r"batch_norm_inference.*var .*should be"):
             ops.batch_norm_inference(x, w, w, w, popxl.variable(np.ones(3, np.float32)))
+
+
+def test_half_conv_pool_and_mean_gradients():
+    x = RNG.normal(0, 1, (2, 2, 6, 6)).astype(np.float16)
+    w = RNG.normal(0, 0.5, (3, 2, 3, 3)).astype(np.float16)
+    ref = lambda a, b: np_pool(np_conv(a, b, (1, 1), (1, 1, 1, 1), (1, 1), 1),  # noqa: E731
+                               (2, 2), (2, 2), (0, 0, 0, 0), "average").mean(axis=(2, 3))
+    dy = RNG.normal(0, 1, (2, 3)).astype(np.float16)
+    y, (dx, dw) = value_and_grads(
+        lambda t, k: ops.mean(ops.average_pool(ops.conv(t, k, padding=(1, 1, 1, 1)), (2, 2),
+                                               (2, 2)), axis=(2, 3)), [x, w], [0, 1], dy)
+    assert y.dtype == dx.dtype == dw.dtype == np.float16
+    want = ref(x.astype(np.float64), w.astype(np.float64))
+    np.testing.assert_allclose(y, want, rtol=2e-2, atol=2e-2)
+    fx, fw = numeric_grads(ref, [x, w], [0, 1], dy.astype(np.float64))
+    np.testing.assert_allclose(dx, fx, rtol=2e-2, atol=2e-2)
+    np.testing.assert_allclose(dw, fw, rtol=2e-2, atol=5e-2)
+
+
+def test_autodiff_skips_gradients_nothing_needs():
+    def op_count(required):
+        ir = popxl.Ir()
+        with ir.main_graph:
+            x = popxl.variable(np.zeros((1, 2, 5, 5), np.float32))
+            w = popxl.variable(np.zeros((3, 2, 3, 3), np.float32))
+            graph = ir.create_graph(lambda a, b: ops.relu(ops.conv(a, b)), x, w)
+            info = popxl.transforms.autodiff(graph, grads_required=[graph.inputs[i]
+                                                                    for i in required])
+            return ir._pb.graph_ops(info.graph.id)
+
+    # the weight's gradient alone leaves out conv_input_grad
+    assert op_count([1]) == op_count([0]) == op_count([0, 1]) - 1
