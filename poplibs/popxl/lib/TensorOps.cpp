@@ -295,15 +295,9 @@ void gradReduce(GradContext &c, const OpInfo &op) {
   TensorId grad = stretch(*g);
   if (op.type == "reduce_mean")
     grad = c.op("mul", {grad, c.scalar(1.0 / double(count ? count : 1), in.dtype)});
-  if (op.type == "reduce_max" || op.type == "reduce_min") {
-    // To the extreme elements, shared evenly between ties (as torch's amax/amin).
-    const TensorId mask =
-        c.op("cast", {c.op("equal", {c.fwd(op.inputs[0]), stretch(c.fwd(op.outputs[0]))})},
-             {{"dtype", std::string(dtypeName(in.dtype))}});
-    const TensorId ties =
-        c.op("reduce_sum", {mask}, {{"axis", intsAttr(op, "axis")}, {"keepdims", std::int64_t(1)}});
-    grad = c.op("mul", {grad, c.op("div", {mask, ties})});
-  }
+  if (op.type == "reduce_max" || op.type == "reduce_min") // to every element equal to the result
+    grad = c.op("where", {c.op("equal", {c.fwd(op.inputs[0]), stretch(c.fwd(op.outputs[0]))}), grad,
+                          c.scalar(0.0, in.dtype)});
   c.addInputGrad(op, 0, grad);
 }
 
