@@ -119,6 +119,35 @@ def test_set_optimizer_rejects_a_changed_constant():
                                               nesterov=True))
     with pytest.raises(poptorch.Error, match="kind"):
         training.setOptimizer(torch.optim.Adam(model.parameters()))
+    # torch.optim: an attribute at its default is compiled in (PopTorch's rule).
+    with pytest.raises(poptorch.Error, match="weight_decay"):
+        training.setOptimizer(torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9,
+                                              weight_decay=0.01))
+
+
+def test_poptorch_optimizer_attributes_given_or_marked_are_variable():
+    torch.manual_seed(0)
+    model = Net()
+    reference = copy.deepcopy(model)
+    data = _data(2, 5)
+    optimizer = poptorch.optim.SGD(model.parameters(), lr=0.1, weight_decay=0.0)
+    assert optimizer.variable_attrs.isConstant("momentum")
+    optimizer.param_groups[0]["momentum"] = 0.9
+    optimizer.variable_attrs.markAsVariable("momentum")
+    assert not optimizer.variable_attrs.isConstant("weight_decay")
+    training = poptorch.trainingModel(model, optimizer=optimizer)
+    training(*data[0])
+    optimizer.param_groups[0]["momentum"] = 0.5
+    training.setOptimizer(optimizer)
+    training(*data[1])
+    sgd = torch.optim.SGD(reference.parameters(), lr=0.1, momentum=0.9)
+    for i, (x, y) in enumerate(data):
+        sgd.param_groups[0]["momentum"] = 0.9 if i == 0 else 0.5
+        sgd.zero_grad()
+        reference(x, y)[1].backward()
+        sgd.step()
+    for p, q in zip(model.parameters(), reference.parameters()):
+        torch.testing.assert_close(p.detach(), q.detach(), atol=2e-5, rtol=1e-4)
 
 
 def test_unsupported_optimizer():
