@@ -43,8 +43,8 @@ def _is_variable(optimizer, attr):
     them (or marked so); torch.optim's when they differ from torch's default, lr always."""
     if hasattr(optimizer, "variable_attrs"):
         return not optimizer.variable_attrs.isConstant(attr)
-    if attr == "lr":
-        return True
+    if attr in ("lr", "loss_scaling"):
+        return attr == "lr"  # torch's optimizers have no loss scaling
     torch_class = next(c for c in type(optimizer).__mro__ if c.__module__.startswith("torch.optim"))
     default = inspect.signature(torch_class.__init__).parameters[attr].default
     return any(g[attr] != default for g in optimizer.param_groups)
@@ -82,7 +82,10 @@ class DeviceOptimizer:
         self.hyper = {(gi, a): popxl.variable(np.float32(0), _F32, f"optimizer/group{gi}/{a}")
                       for gi in groups for a in self._variable_attrs}
         self._constants = self._constant_values(optimizer)
-        self.loss_scaling = popxl.variable(np.float32(1), _F32, "optimizer/loss_scaling")
+        # Loss scaling: a variable when a poptorch.optim constructor was given it, else compiled in.
+        scaling = getattr(optimizer, "loss_scaling", 1.0) or 1.0
+        self._loss_scaling = popxl.variable(np.float32(scaling), _F32, "optimizer/loss_scaling") \
+            if _is_variable(optimizer, "loss_scaling") else float(scaling)
         self.max_grad_norm = float(getattr(optimizer, "max_grad_norm", math.inf) or math.inf)
         self.state = {}
         for name, p in params.items():
@@ -114,7 +117,13 @@ class DeviceOptimizer:
         return h
 
     def variables(self):
-        return list(self.hyper.values()) + [self.loss_scaling] + list(self.state.values())
+        scaling = [self._loss_scaling] if isinstance(self._loss_scaling, popxl.Tensor) else []
+        return list(self.hyper.values()) + scaling + list(self.state.values())
+
+    def loss_scaling(self, ref):
+        """The loss's gradient: the loss scaling, a graph tensor if variable."""
+        s = self._loss_scaling
+        return ref(s) if isinstance(s, popxl.Tensor) else _t(s)
 
     def _constant_values(self, optimizer):
         groups = [{a: g.get(a) for a in self._constant_attrs} for g in optimizer.param_groups]
@@ -135,14 +144,20 @@ class DeviceOptimizer:
                         "constructor to make it variable)")
         values = {v: np.float32(optimizer.param_groups[gi][attr])
                   for (gi, attr), v in self.hyper.items()}
-        values[self.loss_scaling] = np.float32(getattr(optimizer, "loss_scaling", 1.0) or 1.0)
+        if isinstance(self._loss_scaling, popxl.Tensor):
+            values[self._loss_scaling] = np.float32(getattr(optimizer, "loss_scaling", 1.0) or 1.0)
+        elif (getattr(optimizer, "loss_scaling", 1.0) or 1.0) != self._loss_scaling:
+            raise Error("poptorch.setOptimizer: a constant attribute changed since compilation: "
+                        "loss_scaling (give it to the poptorch.optim constructor to make it "
+                        "variable)")
         return values
 
     def apply(self, ref, weights, grads):
         """Builds the update in the current graph: `ref(variable)` is the graph's by-reference
         input of a main-graph variable; `weights` and `grads` map names to tensors."""
-        inv_scale = ops.div(_t(1.0), ref(self.loss_scaling))
-        grads = {n: ops.mul(g, inv_scale) for n, g in grads.items()}
+        if not _is(self._loss_scaling, 1.0):
+            inv_scale = ops.div(_t(1.0), self.loss_scaling(ref))
+            grads = {n: ops.mul(g, inv_scale) for n, g in grads.items()}
         if math.isfinite(self.max_grad_norm):
             total = None
             for g in grads.values():

@@ -109,7 +109,7 @@ class Program:
                                                  if new.dtype != self.variables[name].dtype
                                                  else new)
             if grad_info is not None:
-                dloss = ref(self.optimizer.loss_scaling)
+                dloss = self.optimizer.loss_scaling(ref)
                 bwd = ops.call_with_info(grad_info.graph, dloss,
                                          inputs_dict=grad_info.inputs_dict(info))
                 by_input = grad_info.fwd_parent_ins_to_grad_parent_outs(info, bwd)
