@@ -86,27 +86,34 @@ def test_gradient_accumulation_and_device_iterations():
         torch.testing.assert_close(p.detach(), q.detach(), atol=2e-5, rtol=1e-4)
 
 
-def test_set_optimizer_changes_the_learning_rate_without_recompiling():
+def _change_between_steps(make_optimizer, attr, before, after):
+    """Two training steps with `attr` at `before`, then at `after` through setOptimizer: the
+    device (without recompiling) and torch on the CPU give the same weights."""
     torch.manual_seed(0)
     model = Net()
     reference = copy.deepcopy(model)
     data = _data(2, 5)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer = make_optimizer(model.parameters())
+    optimizer.param_groups[0][attr] = before
     training = poptorch.trainingModel(model, optimizer=optimizer)
     training(*data[0])
     session = training._session
-    optimizer.param_groups[0]["lr"] = 0.5
+    optimizer.param_groups[0][attr] = after
     training.setOptimizer(optimizer)
     training(*data[1])
     assert training._session is session
-    sgd = torch.optim.SGD(reference.parameters(), lr=0.1)
-    for i, (x, y) in enumerate(data):
-        sgd.param_groups[0]["lr"] = 0.1 if i == 0 else 0.5
-        sgd.zero_grad()
+    cpu_optimizer = make_optimizer(reference.parameters())
+    for value, (x, y) in zip((before, after), data):
+        cpu_optimizer.param_groups[0][attr] = value
+        cpu_optimizer.zero_grad()
         reference(x, y)[1].backward()
-        sgd.step()
+        cpu_optimizer.step()
     for p, q in zip(model.parameters(), reference.parameters()):
         torch.testing.assert_close(p.detach(), q.detach(), atol=2e-5, rtol=1e-4)
+
+
+def test_set_optimizer_changes_the_learning_rate_without_recompiling():
+    _change_between_steps(lambda p: torch.optim.SGD(p, lr=0.1), "lr", 0.1, 0.5)
 
 
 def test_set_optimizer_rejects_a_changed_constant():
@@ -126,28 +133,15 @@ def test_set_optimizer_rejects_a_changed_constant():
 
 
 def test_poptorch_optimizer_attributes_given_or_marked_are_variable():
-    torch.manual_seed(0)
-    model = Net()
-    reference = copy.deepcopy(model)
-    data = _data(2, 5)
-    optimizer = poptorch.optim.SGD(model.parameters(), lr=0.1, weight_decay=0.0)
-    assert optimizer.variable_attrs.isConstant("momentum")
-    optimizer.param_groups[0]["momentum"] = 0.9
-    optimizer.variable_attrs.markAsVariable("momentum")
-    assert not optimizer.variable_attrs.isConstant("weight_decay")
-    training = poptorch.trainingModel(model, optimizer=optimizer)
-    training(*data[0])
-    optimizer.param_groups[0]["momentum"] = 0.5
-    training.setOptimizer(optimizer)
-    training(*data[1])
-    sgd = torch.optim.SGD(reference.parameters(), lr=0.1, momentum=0.9)
-    for i, (x, y) in enumerate(data):
-        sgd.param_groups[0]["momentum"] = 0.9 if i == 0 else 0.5
-        sgd.zero_grad()
-        reference(x, y)[1].backward()
-        sgd.step()
-    for p, q in zip(model.parameters(), reference.parameters()):
-        torch.testing.assert_close(p.detach(), q.detach(), atol=2e-5, rtol=1e-4)
+    def make(params):
+        optimizer = poptorch.optim.SGD(params, lr=0.1, weight_decay=0.0)
+        assert optimizer.variable_attrs.isConstant("momentum")
+        assert not optimizer.variable_attrs.isConstant("weight_decay")
+        optimizer.variable_attrs.markAsVariable("momentum")
+        return optimizer
+
+    _change_between_steps(make, "momentum", 0.9, 0.5)
+    _change_between_steps(make, "weight_decay", 0.0, 0.1)
 
 
 def test_unsupported_optimizer():
