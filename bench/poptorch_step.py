@@ -62,7 +62,7 @@ def main():
     device = "256-tile" if args.small_ipu else "ipu2 (1472 tiles)"
     print(f"device                  {device}, torch threads {torch.get_num_threads()}")
     print(f"compile (first call)    {first_call:.2f} s (trace, lower, compile: "
-          f"{training.compilationTime():.2f} s)")
+          f"{training.compilationTime().total_seconds():.2f} s)")
     print(f"IPU step, host time     median {ipu_median * 1e3:.1f} ms, min {ipu_min * 1e3:.1f} ms")
     print(f"torch CPU step          median {cpu_median * 1e3:.2f} ms, min {cpu_min * 1e3:.2f} ms")
     print(f"ratio (IPU / CPU)       {ipu_median / cpu_median:.1f}x")

@@ -84,7 +84,8 @@ def main():
             _, loss = training_model(data, labels)
             total_loss += float(loss)
         print(f"Epoch {epoch + 1}: mean loss {total_loss / len(train_loader):.4f} "
-              f"({time.time() - start:.1f} s, compiled in {training_model.compilationTime():.1f} s)",
+              f"({time.time() - start:.1f} s, compiled in "
+              f"{training_model.compilationTime().total_seconds():.1f} s)",
               flush=True)
     training_model.detachFromDevice()
     torch.save(model.state_dict(), "classifier.pth")

@@ -37,7 +37,7 @@ class InputSpec:
         leaves, self.tree = pytree.tree_flatten((tuple(args), dict(kwargs)))
         self.is_tensor = [isinstance(x, torch.Tensor) for x in leaves]
         self.constants = [None if t else x for x, t in zip(leaves, self.is_tensor)]
-        self.tensor_specs = [(x.dtype, tuple(x.shape)) for x in leaves if isinstance(x, torch.Tensor)]
+        self.tensor_specs = []  # (dtype, shape) of each tensor's micro-batch, set by the caller
 
     def tensors(self, args, kwargs):
         leaves, tree = pytree.tree_flatten((tuple(args), dict(kwargs)))

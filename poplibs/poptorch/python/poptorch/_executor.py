@@ -3,6 +3,7 @@ builds its device program and compiles it; each call feeds deviceIterations micr
 and returns the outputs as outputMode asks. Weights move between the module and the device as
 PopTorch moves them (uploaded on attach; after training the host copy is stale until read)."""
 import copy
+import datetime
 import inspect
 import os
 import time
@@ -70,6 +71,7 @@ class PoplarExecutor:
         return self._attached
 
     def compilationTime(self):
+        """How long the first call's trace, lowering and compilation took (a timedelta)."""
         return self._compile_time
 
     def cycleCount(self):
@@ -133,9 +135,7 @@ class PoplarExecutor:
         self._session = popxl.Session(self._program.ir, _device_type(),
                                       cache_dir=self._options.executable_cache_dir)
         self._input_spec = spec
-        self._compile_time = time.time() - start
-        if self._training:
-            self._write_optimizer()
+        self._compile_time = datetime.timedelta(seconds=time.time() - start)
 
     # Running.
     def __call__(self, *args, **kwargs):
