@@ -1,5 +1,6 @@
 // Host transfers: host_load copies the next value of a host-to-device stream into a new tensor,
-// host_store copies a tensor to a device-to-host stream.
+// host_store copies a tensor to a device-to-host stream, print_tensor prints a tensor to the
+// host's output when the program runs.
 #include "OpTable.hpp"
 
 #include <poputil/TileMapping.hpp>
@@ -44,6 +45,32 @@ std::vector<TensorSpec> inferNothing(const Ir &ir, const OpInfo &op) {
 
 void lowerHostStore(const LowerContext &c, const OpInfo &op) {
   c.prog.add(poplar::program::Copy(c.in(op, 0), c.streams.at(std::size_t(intAttr(op, "stream")))));
+}
+
+// print_tensor(t): t itself, printed under attribute "title" (Poplar's PrintTensor) unless
+// "print_self" is 0; with "print_gradient" its gradient is printed too.
+std::vector<TensorSpec> inferPrintTensor(const Ir &ir, const OpInfo &op) {
+  return {inputSpec(ir, op, 0)};
+}
+
+void lowerPrintTensor(const LowerContext &c, const OpInfo &op) {
+  if (intAttr(op, "print_self"))
+    c.prog.add(poplar::program::PrintTensor(stringAttr(op, "title"), c.in(op, 0), op.name));
+  c.setOut(op, 0, c.in(op, 0));
+}
+
+void gradPrintTensor(GradContext &c, const OpInfo &op) {
+  auto g = c.outputGrad(op, 0);
+  if (!g)
+    return;
+  if (!intAttr(op, "print_gradient")) {
+    c.addInputGrad(op, 0, *g);
+    return;
+  }
+  const Attributes printGrad{{"title", "Gradient of " + stringAttr(op, "title")},
+                             {"print_self", std::int64_t(1)},
+                             {"print_gradient", std::int64_t(0)}};
+  c.addInputGrad(op, 0, c.op("print_tensor", {*g}, printGrad));
 }
 
 } // namespace popxl::internal

@@ -276,3 +276,18 @@ def test_batch_norm_running_statistics_follow_torch():
         sgd.step()
     for name, b in reference.bn.named_buffers():
         torch.testing.assert_close(getattr(model.bn, name), b, msg=name)
+
+
+def test_ipu_print_tensor_prints_the_tensor_and_its_gradient(capfd):
+    class Printing(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(5, 4)
+
+        def forward(self, x, y):
+            out = poptorch.ipu_print_tensor(self.fc(x), "fc_out")
+            return out, torch.nn.functional.mse_loss(out, y)
+
+    poptorch.trainingModel(Printing())(*_batch(2))
+    printed = capfd.readouterr().out
+    assert "fc_out" in printed and "Gradient of fc_out" in printed

@@ -102,3 +102,16 @@ def test_half_and_batched_matmul():
     _, out = run(ir, {})
     assert out[d2h].dtype == np.float32
     np.testing.assert_allclose(out[d2h], a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_print_tensor_prints_when_the_program_runs_and_passes_the_tensor_through(capfd):
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.variable(np.array([1.5, -2.0], np.float32), name="x")
+        y = ops.print_tensor(x * 2.0, "doubled")
+        out = popxl.d2h_stream(y.shape, y.dtype, name="y")
+        ops.host_store(out, y + 1.0)
+    session, result = run(ir, {})
+    np.testing.assert_allclose(result[out], [4.0, -3.0])
+    printed = capfd.readouterr().out
+    assert "doubled" in printed and "3" in printed and "-4" in printed

@@ -134,9 +134,9 @@ def _identity(c, x, *_):
     return c.cast_to_output(x)
 
 
-@aten("aten::ipu_print_tensor", "poptorch::ipu_print_tensor")
-def _print(c, x, title):
-    return x
+@aten("poptorch::ipu_print_tensor")
+def _print(c, x, title, print_gradient):
+    return ops.print_tensor(x, title or None, print_gradient=print_gradient)
 
 
 @aten("aten::reciprocal")

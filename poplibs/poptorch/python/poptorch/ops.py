@@ -20,7 +20,8 @@ def _identity_loss_cpu(x, reduction):
 
 
 _define("identity_loss(Tensor x, int reduction) -> Tensor", _identity_loss_cpu)
-_define("ipu_print_tensor(Tensor x, str title) -> Tensor", lambda x, title: x.clone())
+_define("ipu_print_tensor(Tensor x, str title, bool print_gradient) -> Tensor",
+        lambda x, title, print_gradient: x.clone())
 _define("nop(Tensor x) -> Tensor", lambda x: x.clone())
 
 
@@ -35,8 +36,9 @@ def identity_loss(x, reduction):
 def ipu_print_tensor(tensor, title="", print_gradient=True, summarise_threshold=1000,
                      edge_items=3, max_line_width=80, digits=4, float_format="auto",
                      separator=", ", open_bracket="(", close_bracket=")"):
-    """Prints `tensor` when the program runs on the device; returns it (use the result)."""
-    return torch.ops.poptorch.ipu_print_tensor(tensor, title)
+    """Prints `tensor` (and with `print_gradient` its gradient) when the program runs on the
+    device; returns it (use the result). The formatting arguments are accepted."""
+    return torch.ops.poptorch.ipu_print_tensor(tensor, title, print_gradient)
 
 
 def nop(tensor):

@@ -147,6 +147,17 @@ def host_load(d2h_stream, name=None):
     return _create("host_load", [], {"stream": d2h_stream._id}, name or d2h_stream.name)[0]
 
 
+def print_tensor(t, title=None, print_self=True, print_gradient=False, summarise_threshold=1000,
+                 edge_items=3, max_line_width=75, digits=8, float_format="auto", separator=" ",
+                 open_bracket="[", close_bracket="]", name=None):
+    """`t`, printed under `title` (its name by default) to the host's output when the program
+    runs; with `print_gradient` its gradient is printed too. The formatting arguments are
+    accepted; the layout is Poplar's PrintTensor's."""
+    attrs = {"title": str(title if title is not None else t.name),
+             "print_self": int(bool(print_self)), "print_gradient": int(bool(print_gradient))}
+    return _create("print_tensor", [t], attrs, name)[0]
+
+
 def host_store(d2h_stream, t, name=None):
     _create("host_store", [t], {"stream": d2h_stream._id}, name)
 
