@@ -47,3 +47,16 @@ public:
     return true;
   }
 };
+
+// One increment per element: the tiny vertex whose compute sets bench/step_cost.cpp times, so
+// that the executor's cost per step and per vertex dominates.
+class AddOneVertex : public poplar::Vertex {
+public:
+  poplar::InOut<poplar::Vector<float>> data;
+
+  bool compute() {
+    for (unsigned i = 0; i < data.size(); ++i)
+      data[i] += 1.0f;
+    return true;
+  }
+};
