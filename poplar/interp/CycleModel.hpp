@@ -11,6 +11,7 @@
 #include "isa/Isa.hpp"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -41,6 +42,22 @@ struct TileComputeCycles {
 };
 
 constexpr uint64_t threadCycles(isa::Opcode op) { return isa::cycles(op); }
+
+/// Places a tile's vertices one at a time, in order, without allocating: the executor's form of
+/// scheduleTile, fed straight from the interpreter runs.
+class TileScheduler {
+public:
+  explicit TileScheduler(const CycleModelParams &params = {});
+  void addVertex(uint64_t cycles);
+  /// `count` workers' cycles of one MultiVertex (missing workers count as idle).
+  void addMultiVertex(const uint64_t *workerCycles, std::size_t count);
+  TileComputeCycles finish() const;
+
+private:
+  CycleModelParams params_;
+  unsigned contexts_;
+  TileComputeCycles out_;
+};
 
 TileComputeCycles scheduleTile(const std::vector<VertexCycles> &vertices,
                                const CycleModelParams &params = {});

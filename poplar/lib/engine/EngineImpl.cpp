@@ -12,7 +12,7 @@ namespace poplar::detail {
 
 EngineImpl::EngineImpl(std::unique_ptr<CompiledGraph> compiled, EngineOptions opts)
     : cg(std::move(compiled)), codelets(loadCodeletObjects(*cg)), options(std::move(opts)),
-      profile(cg->profile) {
+      profile(cg->profile), executor(*cg, codelets, device, profile, options.hostThreads) {
   device.streams.resize(cg->streams.size());
   writeProfileIfAsked();
 }
@@ -54,9 +54,8 @@ void EngineImpl::run(unsigned program) {
                                      cg->streams[s].handle,
                                      "', which is not connected; call Engine::connectStream or "
                                      "connectStreamToCallback first");
-  Executor executor(*cg, codelets, device, profile, *printStream);
   try {
-    lastRunCycles = executor.run(program);
+    lastRunCycles = executor.run(program, *printStream);
   } catch (...) {
     writeProfileIfAsked();
     throw;

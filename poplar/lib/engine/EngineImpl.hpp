@@ -29,6 +29,7 @@ public:
   bool loaded = false;
   std::uint64_t lastRunCycles = 0;
   std::ostream *printStream = &std::cout;
+  Executor executor; // after everything it refers to
 
 private:
   const HostAccess &hostAccess(const std::string &handle, bool isWrite, const char *api) const;

@@ -5,7 +5,10 @@
 #include "core/Errors.hpp"
 #include "support/OptionSpec.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <thread>
 
 namespace poplar::detail {
 
@@ -17,6 +20,19 @@ struct Unused {
   unsigned u = 0;
   std::string s;
 };
+
+unsigned defaultHostThreads() {
+  const char *env = std::getenv("POPLAR_NUM_THREADS");
+  if (!env)
+    return std::max(1u, std::thread::hardware_concurrency());
+  char *end = nullptr;
+  errno = 0;
+  unsigned long n = std::strtoul(env, &end, 10);
+  if (end == env || *end != '\0' || errno != 0 || n < 1 || n > 1024 || env[0] == '-')
+    raise<invalid_option>("POPLAR_NUM_THREADS: '", env,
+                          "' is not a host thread count (an integer from 1 to 1024)");
+  return unsigned(n);
+}
 
 } // namespace
 
@@ -47,6 +63,8 @@ EngineOptions parseEngineOptions(const OptionFlags &given) {
     o.autoReportExecution = o.autoReportAll;
   if (o.reportDirectory.empty())
     o.reportDirectory = ".";
+  if (o.hostThreads == 0)
+    o.hostThreads = defaultHostThreads();
   return o;
 }
 

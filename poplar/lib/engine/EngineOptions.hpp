@@ -15,14 +15,17 @@ struct EngineOptions {
   bool instrument = false;
   bool retainDebugInformation = false;
   bool allowOutOfMemory = true;
-  OptionFlags all; // everything given, after merging
+  unsigned hostThreads = 0; // executor.hostThreads, resolved by parseEngineOptions (>= 1)
+  OptionFlags all;          // everything given, after merging
 
   bool writesProfile() const { return autoReportGraph || autoReportExecution; }
   std::string profilePath() const { return reportDirectory + "/profile.pop"; }
 };
 
 /// Merges POPLAR_ENGINE_OPTIONS (a JSON object) over `given` and checks every key and value.
-/// Throws invalid_option naming the key and value, or parse_error for bad JSON.
+/// Throws invalid_option naming the key and value, or parse_error for bad JSON. An unset
+/// executor.hostThreads becomes POPLAR_NUM_THREADS, else the hardware's thread count; a
+/// POPLAR_NUM_THREADS that is not a positive integer is an invalid_option.
 EngineOptions parseEngineOptions(const OptionFlags &given);
 
 } // namespace poplar::detail

@@ -5,9 +5,9 @@
 #include "compiler/ExchangePlan.hpp"
 #include "core/Errors.hpp"
 #include "core/HostConvert.hpp"
-#include "engine/Parallel.hpp"
 #include "engine/TensorPrinter.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace poplar::detail {
@@ -15,14 +15,57 @@ namespace poplar::detail {
 namespace {
 // Keep the execution trace bounded: a long Repeat must not grow the profile without limit.
 constexpr std::size_t kMaxRecordedSteps = 1u << 20;
-// Below this many bytes, threads cost more than they save.
-constexpr std::size_t kParallelCopyBytes = 1u << 16;
+
+/// The plan in `slot`, made by `make()` on first use.
+template <class Plan, class Make> Plan &planIn(std::optional<Plan> &slot, Make make) {
+  if (!slot)
+    slot.emplace(make());
+  return *slot;
+}
+
+/// Grows `buffer` to at least `n` bytes (never shrinks, so a step reuses it) and returns it.
+std::uint8_t *bufferOf(std::vector<std::uint8_t> &buffer, std::size_t n) {
+  if (buffer.size() < n)
+    buffer.resize(n);
+  return buffer.data();
+}
+
+/// A tensor's bytes in element order, for a print or an error message (not a hot path).
+std::vector<std::uint8_t> gather(const DeviceState &device, const TensorLocation &tensor) {
+  std::vector<std::uint8_t> bytes;
+  for (const auto &r : tensor.runs) {
+    const auto *p = device.tiles[r.tile].data() + r.offset;
+    bytes.insert(bytes.end(), p, p + r.bytes);
+  }
+  return bytes;
+}
+
 } // namespace
 
+Executor::Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
+                   DeviceState &device, ProfileData &profile, unsigned hostThreads)
+    : cg_(cg), codelets_(codelets), device_(device), profile_(profile),
+      threads_(std::max(1u, hostThreads)), computePlans_(cg.computeSets.size()),
+      exchangePlans_(cg.exchanges.size()), streamPlans_(cg.streamCopies.size()) {}
+
+WorkerPool &Executor::pool() {
+  if (!pool_)
+    pool_ = std::make_unique<WorkerPool>(threads_);
+  return *pool_;
+}
+
 void Executor::advance(std::uint64_t TileCycles::*phase, std::uint64_t cycles) {
-  for (auto &t : profile_.tileCycles)
-    t.*phase += cycles;
+  common_.*phase += cycles;
   device_.clock += cycles;
+}
+
+void Executor::foldCommonCycles() {
+  for (auto &t : profile_.tileCycles)
+    for (auto phase : {&TileCycles::computeIncludingIdle, &TileCycles::computeExcludingIdle,
+                       &TileCycles::internalExchange, &TileCycles::globalExchange,
+                       &TileCycles::hostExchange, &TileCycles::sync})
+      t.*phase += common_.*phase;
+  common_ = TileCycles();
 }
 
 void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
@@ -30,52 +73,20 @@ void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
     profile_.executions.push_back({run_, step, from, device_.clock});
 }
 
-namespace {
-
-/// Offsets of each run's bytes in a packed buffer, plus the total at the end.
-template <class Run> std::vector<std::size_t> packedOffsets(const std::vector<Run> &runs) {
-  std::vector<std::size_t> at(runs.size() + 1, 0);
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    at[i + 1] = at[i] + runs[i].bytes;
-  return at;
-}
-
-/// Runs f over [0, n) items, on the pool only when there are enough bytes to pay for it.
-void forRuns(std::size_t n, std::size_t bytes,
-             const std::function<void(std::size_t, std::size_t)> &f) {
-  if (bytes < kParallelCopyBytes)
-    f(0, n);
+template <class Body> void Executor::forChunks(const CopyPlan &plan, Body body) {
+  const auto &begin = plan.chunks.begin;
+  auto chunk = [&](std::uint32_t c) { body(begin[c], begin[c + 1], plan.offset[c]); };
+  if (plan.chunks.parallel)
+    pool().run(plan.chunks.count(), chunk);
   else
-    parallelChunks(n, 64, f);
+    for (std::uint32_t c = 0; c < plan.chunks.count(); ++c)
+      chunk(c);
 }
 
-} // namespace
-
-std::vector<std::uint8_t> Executor::gather(const std::vector<MemRun> &runs) const {
-  auto at = packedOffsets(runs);
-  std::vector<std::uint8_t> bytes(at.back());
-  forRuns(runs.size(), bytes.size(), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i)
-      std::memcpy(bytes.data() + at[i], device_.tiles[runs[i].tile].data() + runs[i].offset,
-                  runs[i].bytes);
-  });
-  return bytes;
-}
-
-void Executor::scatter(const std::vector<MemRun> &runs, const std::vector<std::uint8_t> &bytes) {
-  auto at = packedOffsets(runs);
-  forRuns(runs.size(), bytes.size(), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i)
-      std::memcpy(device_.tiles[runs[i].tile].data() + runs[i].offset, bytes.data() + at[i],
-                  runs[i].bytes);
-  });
-}
-
-void Executor::runCopies(const std::vector<CopyRun> &runs, bool staged) {
+void Executor::runCopies(const std::vector<CopyRun> &runs, const CopyPlan &plan, bool staged) {
   auto &tiles = device_.tiles;
-  auto at = packedOffsets(runs);
   if (!staged) {
-    forRuns(runs.size(), at.back(), [&](std::size_t b, std::size_t e) {
+    forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t) {
       for (std::size_t i = b; i < e; ++i) {
         const auto &r = runs[i];
         std::memcpy(tiles[r.dstTile].data() + r.dstOffset, tiles[r.srcTile].data() + r.srcOffset,
@@ -86,58 +97,83 @@ void Executor::runCopies(const std::vector<CopyRun> &runs, bool staged) {
   }
   // Overlapping sources and destinations: read everything before writing anything, as an
   // exchange does.
-  std::vector<std::uint8_t> staging(at.back());
-  forRuns(runs.size(), at.back(), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i)
-      std::memcpy(staging.data() + at[i], tiles[runs[i].srcTile].data() + runs[i].srcOffset,
-                  runs[i].bytes);
+  std::uint8_t *staging = bufferOf(staging_, plan.bytes);
+  forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
+    for (std::size_t i = b; i < e; at += runs[i++].bytes)
+      std::memcpy(staging + at, tiles[runs[i].srcTile].data() + runs[i].srcOffset, runs[i].bytes);
   });
-  forRuns(runs.size(), at.back(), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i)
-      std::memcpy(tiles[runs[i].dstTile].data() + runs[i].dstOffset, staging.data() + at[i],
-                  runs[i].bytes);
+  forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
+    for (std::size_t i = b; i < e; at += runs[i++].bytes)
+      std::memcpy(tiles[runs[i].dstTile].data() + runs[i].dstOffset, staging + at, runs[i].bytes);
   });
+}
+
+void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
+  bool failed = false;
+  auto runTile = [&](std::size_t t) {
+    auto &work = plan.tiles[t];
+    try {
+      auto r = runTileVertices(cg_, codelets_, cs, work.begin, work.end, device_.tiles[work.tile],
+                               plan.vertexCycles.data() + work.begin);
+      work.tileCycles = r.tileCycles;
+      work.busyCycles = r.busyCycles;
+    } catch (...) {
+      // Every tile still runs, and the lowest failing tile's error is the one reported, so
+      // neither memory nor the message depends on the thread count.
+      std::lock_guard<std::mutex> lock(errorMutex_);
+      if (!failed || t < errorTile_) {
+        failed = true;
+        errorTile_ = t;
+        error_ = std::current_exception();
+      }
+    }
+  };
+  const auto &begin = plan.chunks.begin;
+  auto chunk = [&](std::uint32_t c) {
+    for (std::size_t t = begin[c]; t < begin[c + 1]; ++t)
+      runTile(t);
+  };
+  if (plan.chunks.parallel)
+    pool().run(plan.chunks.count(), chunk);
+  else
+    for (std::size_t t = 0; t < plan.tiles.size(); ++t)
+      runTile(t);
+  if (failed) {
+    auto error = std::move(error_);
+    error_ = nullptr;
+    std::rethrow_exception(error);
+  }
 }
 
 void Executor::compute(std::uint32_t index) {
   const auto &cs = cg_.computeSets.at(index);
+  auto &plan = planIn(computePlans_[index], [&] { return planCompute(cg_, cs, threads_); });
   auto sync = internalSyncCycles(cg_.target);
   if (!cs.copyIn.empty()) {
-    runCopies(cs.copyIn, false); // into fresh local buffers
+    runCopies(cs.copyIn, plan.copyIn, false); // into fresh local buffers
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyInCycles);
   }
-  // Vertices are sorted by tile: one task per tile, since tiles never share memory.
-  std::vector<std::pair<std::size_t, std::size_t>> tiles;
-  for (std::size_t i = 0; i < cs.vertices.size(); ++i)
-    if (tiles.empty() || cs.vertices[tiles.back().first].tile != cs.vertices[i].tile)
-      tiles.emplace_back(i, i + 1);
-    else
-      tiles.back().second = i + 1;
-  std::vector<TileComputeResult> results(tiles.size());
-  parallelFor(tiles.size(), [&](std::size_t t) {
-    auto [begin, end] = tiles[t];
-    results[t] =
-        runTileVertices(cg_, codelets_, cs, begin, end, device_.tiles[cs.vertices[begin].tile]);
-  });
+  runVertices(cs, plan);
   // BSP: the compute phase lasts as long as the slowest tile; the others wait in sync.
   std::uint64_t longest = 0;
-  for (const auto &r : results)
-    longest = std::max(longest, r.tileCycles);
-  for (auto &t : profile_.tileCycles)
-    t.sync += longest;
-  for (std::size_t t = 0; t < tiles.size(); ++t) {
-    auto &tc = profile_.tileCycles[cs.vertices[tiles[t].first].tile];
-    tc.sync -= results[t].tileCycles;
-    tc.computeIncludingIdle += results[t].tileCycles;
-    tc.computeExcludingIdle += results[t].busyCycles;
-    for (const auto &[type, cycles] : results[t].cyclesByType)
-      profile_.vertexTypes.at(type).cycles += cycles;
+  for (const auto &work : plan.tiles)
+    longest = std::max(longest, work.tileCycles);
+  common_.sync += longest;
+  for (const auto &work : plan.tiles) {
+    auto &tc = profile_.tileCycles[work.tile];
+    tc.sync -= work.tileCycles; // wraps below zero until common_ is folded in: unsigned
+    tc.computeIncludingIdle += work.tileCycles;
+    tc.computeExcludingIdle += work.busyCycles;
   }
+  for (std::size_t v = 0; v < cs.vertices.size(); ++v)
+    profile_.vertexTypes[cs.vertices[v].vertexType].cycles += plan.vertexCycles[v];
+  if (!plan.measured)
+    replanFromMeasurement(plan, threads_);
   device_.clock += longest;
   advance(&TileCycles::sync, sync);
   if (!cs.copyOut.empty()) {
-    runCopies(cs.copyOut, false);
+    runCopies(cs.copyOut, plan.copyOut, false);
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyOutCycles);
   }
@@ -145,44 +181,59 @@ void Executor::compute(std::uint32_t index) {
 
 void Executor::exchange(std::uint32_t index) {
   const auto &ex = cg_.exchanges[index];
-  runCopies(ex.runs, ex.staged);
+  const auto &plan = planIn(exchangePlans_[index], [&] { return planCopy(ex.runs, threads_); });
+  runCopies(ex.runs, plan, ex.staged);
   advance(&TileCycles::sync, ex.syncCycles);
   advance(&TileCycles::internalExchange, ex.exchangeCycles);
 }
 
 void Executor::streamCopy(std::uint32_t index) {
   const auto &sc = cg_.streamCopies[index];
+  const auto &plan = planIn(streamPlans_[index], [&] { return planCopy(sc.runs, threads_); });
   auto &connection = device_.streams[sc.stream];
-  std::size_t n = 0;
-  for (const auto &r : sc.runs)
-    n += r.bytes;
+  auto &tiles = device_.tiles;
+  const auto &runs = sc.runs;
+  std::uint8_t *bytes = bufferOf(hostBytes_, plan.bytes);
   if (sc.toDevice) {
-    std::vector<std::uint8_t> bytes(n);
-    connection.read(bytes.data(), n);
-    scatter(sc.runs, bytes);
+    connection.read(bytes, plan.bytes);
+    forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
+      for (std::size_t i = b; i < e; at += runs[i++].bytes)
+        std::memcpy(tiles[runs[i].tile].data() + runs[i].offset, bytes + at, runs[i].bytes);
+    });
   } else {
-    auto bytes = gather(sc.runs);
-    connection.write(bytes.data(), n);
+    forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
+      for (std::size_t i = b; i < e; at += runs[i++].bytes)
+        std::memcpy(bytes + at, tiles[runs[i].tile].data() + runs[i].offset, runs[i].bytes);
+    });
+    connection.write(bytes, plan.bytes);
   }
   advance(&TileCycles::sync, sc.syncCycles);
   advance(&TileCycles::hostExchange, sc.hostCycles);
 }
 
 void Executor::print(const CompiledPrint &p) {
-  printTensor(print_, p.title, Type(p.tensor.type), p.tensor.shape, gather(p.tensor.runs));
+  printTensor(*print_, p.title, Type(p.tensor.type), p.tensor.shape, gather(device_, p.tensor));
 }
 
 std::int64_t Executor::readScalar(const ScalarRef &s) const {
   return deviceElementToInt(Type(s.type), device_.tiles[s.tile].data() + s.offset);
 }
 
-std::uint64_t Executor::run(unsigned index) {
+std::uint64_t Executor::run(unsigned index, std::ostream &printStream) {
+  print_ = &printStream;
   run_ = std::uint32_t(profile_.runs.size());
   std::uint64_t start = device_.clock;
   if (profile_.tileCycles.size() != cg_.target.numTiles())
     profile_.tileCycles.assign(cg_.target.numTiles(), TileCycles());
-  std::vector<std::uint64_t> loopCounters;
-  std::vector<std::uint32_t> returnStack;
+  // However the run ends, the tiles' common cycles reach the profile once.
+  struct Fold {
+    Executor &e;
+    ~Fold() { e.foldCommonCycles(); }
+  } fold{*this};
+  auto &loopCounters = loopCounters_;
+  auto &returnStack = returnStack_;
+  loopCounters.clear();
+  returnStack.clear();
   auto predicateCost = [&] {
     advance(&TileCycles::sync, internalSyncCycles(cg_.target));
     advance(&TileCycles::internalExchange,
@@ -262,7 +313,7 @@ std::uint64_t Executor::run(unsigned index) {
         os << " ";
         print(e.debugTensor); // also shown on the print stream, as Poplar does
         printTensor(os, "debug tensor", Type(e.debugTensor.tensor.type), e.debugTensor.tensor.shape,
-                    gather(e.debugTensor.tensor.runs));
+                    gather(device_, e.debugTensor.tensor));
       }
       std::string text = os.str();
       if (!text.empty() && text.back() == '\n')

@@ -2,9 +2,15 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "engine/StepPlans.hpp"
 #include "engine/StreamConnection.hpp"
 #include "engine/VertexRunner.hpp"
+#include "engine/WorkerPool.hpp"
 
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -17,35 +23,57 @@ struct DeviceState {
   std::uint64_t clock = 0;                      // simulated cycles since load
 };
 
+/// One per engine, for its lifetime: it keeps the step plans and the worker pool between runs.
 class Executor {
 public:
+  /// `hostThreads` counts the calling thread; the pool starts on the first step that needs it.
   Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets, DeviceState &device,
-           ProfileData &profile, std::ostream &printStream)
-      : cg_(cg), codelets_(codelets), device_(device), profile_(profile), print_(printStream) {}
+           ProfileData &profile, unsigned hostThreads);
 
-  /// Runs program `index` to its end; returns the cycles it took.
-  std::uint64_t run(unsigned index);
+  /// Runs program `index` to its end, printing to `printStream`; returns the cycles it took.
+  std::uint64_t run(unsigned index, std::ostream &printStream);
 
 private:
   void compute(std::uint32_t computeSet);
+  void runVertices(const CompiledComputeSet &cs, ComputePlan &plan);
   void exchange(std::uint32_t index);
   /// Moves bytes as one exchange phase; `staged` when sources and destinations overlap.
-  void runCopies(const std::vector<CopyRun> &runs, bool staged);
+  void runCopies(const std::vector<CopyRun> &runs, const CopyPlan &plan, bool staged);
   void streamCopy(std::uint32_t index);
+  /// Calls body(firstRun, endRun, packedOffset) for each chunk of `plan`, on the pool if it
+  /// pays.
+  template <class Body> void forChunks(const CopyPlan &plan, Body body);
   void print(const CompiledPrint &p);
   std::int64_t readScalar(const ScalarRef &s) const;
-  std::vector<std::uint8_t> gather(const std::vector<MemRun> &runs) const;
-  void scatter(const std::vector<MemRun> &runs, const std::vector<std::uint8_t> &bytes);
-  /// Adds cycles to every tile's `phase` counter and advances the clock.
+  /// Adds cycles to every tile's `phase` counter and advances the clock: the tiles' share is
+  /// kept once in common_ until the run ends (foldCommonCycles), so a step costs O(1), not
+  /// O(tiles).
   void advance(std::uint64_t TileCycles::*phase, std::uint64_t cycles);
+  void foldCommonCycles();
   void recordStep(std::uint32_t step, std::uint64_t from);
+  WorkerPool &pool();
 
   const CompiledGraph &cg_;
   const std::vector<LoadedCodelet> &codelets_;
   DeviceState &device_;
   ProfileData &profile_;
-  std::ostream &print_;
+  std::ostream *print_ = nullptr;
+  unsigned threads_;
+  std::unique_ptr<WorkerPool> pool_;
   std::uint32_t run_ = 0;
+  TileCycles common_; // cycles every tile spent in each phase, not yet in profile_.tileCycles
+
+  // Plans, made on each step's first execution.
+  std::vector<std::optional<ComputePlan>> computePlans_;
+  std::vector<std::optional<CopyPlan>> exchangePlans_, streamPlans_;
+  // Buffers reused by every step: staged exchanges, stream copies.
+  std::vector<std::uint8_t> staging_, hostBytes_;
+  std::vector<std::uint64_t> loopCounters_;
+  std::vector<std::uint32_t> returnStack_;
+  // The failure of the lowest tile of a compute step, whichever thread ran it.
+  std::mutex errorMutex_;
+  std::size_t errorTile_ = 0;
+  std::exception_ptr error_;
 };
 
 } // namespace poplar::detail

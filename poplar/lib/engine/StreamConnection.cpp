@@ -79,7 +79,7 @@ void StreamConnection::read(std::uint8_t *dst, std::size_t n) {
   }
 }
 
-void StreamConnection::write(const std::uint8_t *src, std::size_t n) {
+void StreamConnection::write(std::uint8_t *src, std::size_t n) {
   switch (kind_) {
   case Kind::None:
     return;
@@ -87,16 +87,13 @@ void StreamConnection::write(const std::uint8_t *src, std::size_t n) {
     std::memcpy(begin_, src, n);
     return;
   case Kind::Circular:
-    copyCircular(const_cast<std::uint8_t *>(src), n, false);
+    copyCircular(src, n, false);
     return;
-  case Kind::Callback: {
+  case Kind::Callback:
     // Device-to-host callbacks receive the data in fetch(), as Poplar's do.
-    std::unique_ptr<std::uint8_t[]> copy(new std::uint8_t[n]);
-    std::memcpy(copy.get(), src, n);
-    callback_->fetch(copy.get());
+    callback_->fetch(src);
     callback_->complete();
     return;
-  }
   }
 }
 

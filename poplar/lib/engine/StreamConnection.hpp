@@ -21,8 +21,9 @@ public:
 
   /// Host -> device: fills `dst` with the next `n` bytes of the stream.
   void read(std::uint8_t *dst, std::size_t n);
-  /// Device -> host: hands over `n` bytes.
-  void write(const std::uint8_t *src, std::size_t n);
+  /// Device -> host: hands over `n` bytes. They are the caller's scratch copy, which a
+  /// callback may change (StreamCallback::fetch takes a mutable pointer).
+  void write(std::uint8_t *src, std::size_t n);
 
 private:
   void copyCircular(std::uint8_t *device, std::size_t n, bool toDevice);

@@ -8,6 +8,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iomanip>
@@ -84,18 +85,21 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
                                   const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
-                                  std::vector<std::uint8_t> &memory) {
+                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles) {
   unsigned workers = cg.target.numWorkerContexts;
   interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
-  std::vector<interp::VertexCycles> schedule;
-  TileComputeResult result;
+  interp::CycleModelParams params;
+  params.workerContexts = workers;
+  interp::TileScheduler schedule(params);
+  // A MultiVertex's worker cycles; only a target with more contexts than an IPU's allocates.
+  std::uint64_t fixed[interp::kNumWorkerContexts];
+  std::vector<std::uint64_t> more(workers > interp::kNumWorkerContexts ? workers : 0);
+  std::uint64_t *cycles = more.empty() ? fixed : more.data();
+  const auto &stacks = cg.stacks[begin < end ? cs.vertices[begin].tile : 0];
   for (std::size_t i = begin; i < end; ++i) {
     const auto &v = cs.vertices[i];
     const auto &type = cg.vertexTypes[v.vertexType];
     const auto &codelet = codelets[type.codelet];
-    const auto &stacks = cg.stacks[v.tile];
-    interp::VertexCycles vc;
-    vc.multiVertex = type.multiVertex;
     unsigned runs = type.multiVertex ? workers : 1;
     std::uint64_t total = 0;
     for (unsigned w = 0; w < runs; ++w) {
@@ -110,24 +114,23 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
       if (r.trap != interp::Trap::None || r.result == 0)
         throw application_runtime_error(
             describeFault(codelet, cs, v, type.name, r, w, type.multiVertex));
-      vc.workerCycles.push_back(r.cycles);
+      cycles[w] = r.cycles;
       total += r.cycles;
     }
     // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
     if (v.perfEstimate >= 0) {
       std::uint64_t estimate = std::uint64_t(v.perfEstimate);
-      vc.workerCycles.assign(runs, (estimate + runs - 1) / runs);
+      std::fill(cycles, cycles + runs, (estimate + runs - 1) / runs);
       total = estimate;
     }
-    result.cyclesByType.emplace_back(v.vertexType, total);
-    schedule.push_back(std::move(vc));
+    vertexCycles[i - begin] = total;
+    if (type.multiVertex)
+      schedule.addMultiVertex(cycles, runs);
+    else
+      schedule.addVertex(cycles[0]);
   }
-  interp::CycleModelParams params;
-  params.workerContexts = workers;
-  auto tile = interp::scheduleTile(schedule, params);
-  result.tileCycles = tile.tileCycles;
-  result.busyCycles = tile.busyThreadCycles + tile.supervisorCycles;
-  return result;
+  auto tile = schedule.finish();
+  return {tile.tileCycles, tile.busyThreadCycles + tile.supervisorCycles};
 }
 
 } // namespace poplar::detail

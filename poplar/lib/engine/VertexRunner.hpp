@@ -23,14 +23,15 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg);
 struct TileComputeResult {
   std::uint64_t tileCycles = 0; // the compute set's time on this tile
   std::uint64_t busyCycles = 0; // excluding idle worker contexts
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> cyclesByType; // vertex type -> thread cycles
 };
 
-/// Runs cs.vertices[begin, end) (all on one tile) over `memory`. A fault or a compute() that
-/// returns false throws application_runtime_error naming vertex, tile, compute set, pc and line.
+/// Runs cs.vertices[begin, end) (all on one tile) over `memory`, writing each vertex's thread
+/// cycles (summed over its workers) to vertexCycles[i - begin]; allocates nothing. A fault or a
+/// compute() that returns false throws application_runtime_error naming vertex, tile, compute
+/// set, pc and line.
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
                                   const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
-                                  std::vector<std::uint8_t> &memory);
+                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles);
 
 } // namespace poplar::detail

@@ -1,0 +1,60 @@
+// How each step's work is cut for the host threads: made on a step's first execution, reused by
+// every later one, so a step allocates nothing.
+#pragma once
+
+#include "compiler/CompiledGraph.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace poplar::detail {
+
+/// Host-time estimates that decide whether a step is worth handing to the worker pool and
+/// where its chunks are cut. They only schedule work: results and simulated cycles never depend
+/// on them (docs/architecture.md, "The BSP executor").
+struct HostCost {
+  static constexpr double kWorkerRunNs = 60;      // one interpreter run: state, launch, schedule
+  static constexpr double kThreadCycleNs = 2;     // one thread cycle, about one ISA instruction
+  static constexpr double kCopyRunNs = 10;        // one byte run of a copy
+  static constexpr double kCopyByteNs = 0.05;     // a byte of memcpy (about 20 GB/s)
+  static constexpr double kMinParallelNs = 15e3;  // below this, a hand-off costs more than it saves
+  static constexpr unsigned kChunksPerThread = 4; // claimed dynamically, so uneven tiles balance
+};
+
+/// Contiguous chunks of a step's items (tiles or copy runs): chunk c is [begin[c], begin[c+1]).
+struct Chunks {
+  std::vector<std::size_t> begin; // chunk starts, then the item count
+  bool parallel = false;          // worth the pool (else the caller runs the items in order)
+  std::uint32_t count() const { return begin.empty() ? 0 : std::uint32_t(begin.size() - 1); }
+};
+
+/// A byte copy (exchange runs, a stream copy's runs, a compute set's copy-in or -out).
+struct CopyPlan {
+  Chunks chunks;
+  std::vector<std::size_t> offset; // packed byte offset of each chunk's first run
+  std::size_t bytes = 0;           // all runs' bytes
+};
+
+/// One tile's share of a compute set and its latest result.
+struct TileWork {
+  std::uint32_t tile = 0;
+  std::uint32_t begin = 0, end = 0; // its vertices in CompiledComputeSet::vertices
+  double costNs = 0;                // estimated host time
+  std::uint64_t tileCycles = 0;     // this execution's compute-phase cycles on the tile
+  std::uint64_t busyCycles = 0;     // excluding idle worker contexts
+};
+
+struct ComputePlan {
+  std::vector<TileWork> tiles;
+  std::vector<std::uint64_t> vertexCycles; // this execution's thread cycles of each vertex
+  Chunks chunks;
+  bool measured = false; // chunks cut from measured cycles (else from vertex counts)
+  CopyPlan copyIn, copyOut;
+};
+
+template <class Run> CopyPlan planCopy(const std::vector<Run> &runs, unsigned threads);
+ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, unsigned threads);
+/// Re-cuts `plan` from the cycles its tiles just measured (once: cycles seldom change).
+void replanFromMeasurement(ComputePlan &plan, unsigned threads);
+
+} // namespace poplar::detail

@@ -1,0 +1,131 @@
+// The worker pool's hand-off: chunks claimed from one atomic ticket, a spin before sleeping.
+#include "engine/WorkerPool.hpp"
+
+#include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace poplar::detail {
+
+namespace {
+
+// An idle worker watches for the next step this long before it sleeps: long enough to span
+// the host work between the compute sets of a program, short enough not to hold a core that
+// other processes or a serial step want.
+constexpr auto kWorkerSpin = std::chrono::microseconds(30);
+// The caller waits this long for the last chunks (running on workers) before it sleeps.
+constexpr auto kCallerSpin = std::chrono::microseconds(200);
+
+std::uint32_t countOf(std::uint64_t ticket) { return std::uint32_t(ticket >> 16) & 0xffff; }
+std::uint32_t nextOf(std::uint64_t ticket) { return std::uint32_t(ticket) & 0xffff; }
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+/// Spins until `ready()` or `limit` has passed (the clock is read every 64 tries); returns
+/// whether `ready()` held.
+template <class Ready> bool spinUntil(Ready ready, std::chrono::microseconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  for (unsigned i = 1;; ++i) {
+    if (ready())
+      return true;
+    cpuRelax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline)
+      return ready();
+  }
+}
+
+} // namespace
+
+WorkerPool::WorkerPool(unsigned threads) {
+  for (unsigned t = 1; t < threads; ++t)
+    workers_.emplace_back([this] { workerLoop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  stop_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
+  for (auto &w : workers_)
+    w.join();
+}
+
+bool WorkerPool::claimable() const {
+  auto t = ticket_.load();
+  return nextOf(t) < countOf(t);
+}
+
+/// Claims the next chunk of the current step and runs it; false when none is left. The claim
+/// is a compare-and-swap on the whole ticket, so a thread holding a stale ticket (an earlier
+/// step's) can never claim a chunk of a later one, and `task_` is the claimed step's: it is
+/// written before the ticket is published and rewritten only after every chunk has returned.
+bool WorkerPool::claimAndRun() {
+  auto t = ticket_.load(std::memory_order_acquire);
+  while (nextOf(t) < countOf(t)) {
+    if (!ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel,
+                                       std::memory_order_acquire))
+      continue;
+    task_(nextOf(t));
+    if (done_.fetch_add(1) + 1 == countOf(t) && callerSleeping_.load()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_.notify_one();
+    }
+    return true;
+  }
+  return false;
+}
+
+void WorkerPool::workerLoop() {
+  for (;;) {
+    if (claimAndRun())
+      continue;
+    if (spinUntil([this] { return claimable() || stop_.load(); }, kWorkerSpin)) {
+      if (stop_.load())
+        return;
+      continue;
+    }
+    // Sleep. sleepers_ is raised before the ticket is checked and the caller reads it after
+    // publishing a step (both sequentially consistent), so either the caller sees a sleeper and
+    // notifies under the mutex, or this check sees the new step.
+    std::unique_lock<std::mutex> lock(mutex_);
+    sleepers_.fetch_add(1);
+    wake_.wait(lock, [this] { return stop_.load() || claimable(); });
+    sleepers_.fetch_sub(1);
+    if (stop_.load())
+      return;
+  }
+}
+
+void WorkerPool::run(std::uint32_t chunks, ChunkTask task) {
+  if (workers_.empty() || chunks <= 1) {
+    for (std::uint32_t c = 0; c < chunks; ++c)
+      task(c);
+    return;
+  }
+  task_ = task;
+  done_.store(0);
+  ++generation_;
+  ticket_.store(std::uint64_t(generation_) << 32 | std::uint64_t(chunks) << 16);
+  if (sleepers_.load() > 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
+  while (claimAndRun()) {
+  }
+  auto finished = [&] { return done_.load() == chunks; };
+  if (spinUntil(finished, kCallerSpin))
+    return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  callerSleeping_.store(true);
+  finished_.wait(lock, finished);
+  callerSleeping_.store(false);
+}
+
+} // namespace poplar::detail

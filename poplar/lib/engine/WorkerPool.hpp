@@ -1,0 +1,67 @@
+// A persistent pool of host threads that runs the chunks of one BSP step at a time.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace poplar::detail {
+
+/// A borrowed callable of a chunk index: std::function without its allocation.
+class ChunkTask {
+public:
+  ChunkTask() = default;
+  template <class F>
+  ChunkTask(F &f) // NOLINT(google-explicit-constructor): a parameter type, like a lambda's
+      : object_(&f), call_([](void *o, std::uint32_t c) { (*static_cast<F *>(o))(c); }) {}
+  void operator()(std::uint32_t chunk) const { call_(object_, chunk); }
+
+private:
+  void *object_ = nullptr;
+  void (*call_)(void *, std::uint32_t) = nullptr;
+};
+
+/// Host threads that stay alive between steps. A step publishes its chunks in one atomic word;
+/// the caller and the workers claim them one at a time, and the caller returns once every chunk
+/// has run. The caller never waits for a worker that has not claimed a chunk, so a worker that
+/// is slow to wake costs nothing. An idle worker spins for a few microseconds (consecutive steps
+/// follow that closely) and then sleeps, so an idle engine uses no CPU.
+class WorkerPool {
+public:
+  /// Chunks one step may have (the ticket word holds the count in 16 bits).
+  static constexpr std::uint32_t kMaxChunks = 0xffff;
+
+  /// `threads` counts the caller: a pool of 1 runs everything on the caller.
+  explicit WorkerPool(unsigned threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool &) = delete;
+  WorkerPool &operator=(const WorkerPool &) = delete;
+
+  unsigned threads() const { return unsigned(workers_.size()) + 1; }
+
+  /// Calls task(c) for every c in [0, chunks) (chunks <= kMaxChunks) on the pool's threads and
+  /// the caller's; returns when all have returned. `task` must not throw. One caller at a time.
+  void run(std::uint32_t chunks, ChunkTask task);
+
+private:
+  bool claimAndRun();
+  bool claimable() const;
+  void workerLoop();
+
+  std::vector<std::thread> workers_;
+  // generation (32 bits) | chunk count (16) | next unclaimed chunk (16).
+  std::atomic<std::uint64_t> ticket_{0};
+  std::atomic<std::uint32_t> done_{0}; // chunks of the current step that have returned
+  ChunkTask task_;                     // written before the ticket is published
+  std::uint32_t generation_ = 0;
+  // Sleeping: workers wait on wake_ for a new step, the caller on finished_ for the last chunk.
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  std::atomic<unsigned> sleepers_{0};
+  std::atomic<bool> callerSleeping_{false}, stop_{false};
+};
+
+} // namespace poplar::detail
