@@ -10,6 +10,7 @@
 
 #include "isa/Isa.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -44,14 +45,38 @@ struct TileComputeCycles {
 constexpr uint64_t threadCycles(isa::Opcode op) { return isa::cycles(op); }
 
 /// Places a tile's vertices one at a time, in order, without allocating: the executor's form of
-/// scheduleTile, fed straight from the interpreter runs.
+/// scheduleTile, fed straight from the interpreter runs (inline: it runs once per vertex).
 class TileScheduler {
 public:
-  explicit TileScheduler(const CycleModelParams &params = {});
-  void addVertex(uint64_t cycles);
+  explicit TileScheduler(const CycleModelParams &params = {})
+      : params_(params), contexts_(std::clamp(params.workerContexts, 1u, kNumWorkerContexts)) {}
+
+  void addVertex(uint64_t cycles) {
+    // Ties go to the lowest context, so the schedule is deterministic.
+    auto ctx = out_.contextCycles.begin();
+    *std::min_element(ctx, ctx + contexts_) += cycles;
+    out_.supervisorCycles += params_.vertexLaunchCycles;
+    out_.busyThreadCycles += cycles;
+  }
+
   /// `count` workers' cycles of one MultiVertex (missing workers count as idle).
-  void addMultiVertex(const uint64_t *workerCycles, std::size_t count);
-  TileComputeCycles finish() const;
+  void addMultiVertex(const uint64_t *workerCycles, std::size_t count) {
+    auto ctx = out_.contextCycles.begin();
+    const uint64_t start = *std::max_element(ctx, ctx + contexts_);
+    for (unsigned w = 0; w < contexts_; ++w)
+      ctx[w] = start + (w < count ? workerCycles[w] : 0);
+    out_.supervisorCycles += params_.multiVertexLaunchCycles;
+    for (std::size_t w = 0; w < count; ++w)
+      out_.busyThreadCycles += workerCycles[w];
+  }
+
+  TileComputeCycles finish() const {
+    TileComputeCycles out = out_;
+    auto ctx = out.contextCycles.begin();
+    out.tileCycles =
+        uint64_t(contexts_) * *std::max_element(ctx, ctx + contexts_) + out.supervisorCycles;
+    return out;
+  }
 
 private:
   CycleModelParams params_;

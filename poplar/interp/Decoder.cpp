@@ -174,8 +174,13 @@ DecodedCode decodeCode(const uint64_t *words, size_t numWords, bool fuse) {
   DecodedCode code;
   code.numWords = uint32_t(numWords);
   std::vector<std::optional<Insn>> insns(numWords);
-  for (size_t i = 0; i < numWords; ++i)
+  for (size_t i = 0; i < numWords; ++i) {
     insns[i] = isa::decode(words[i]);
+    if (insns[i]) {
+      auto group = isa::group(insns[i]->op);
+      code.usesAmp |= group == isa::OpGroup::Amp || group == isa::OpGroup::AmpPass;
+    }
+  }
 
   code.insns.reserve(numWords + 1);
   for (uint32_t pc = 0; pc < numWords; ++pc) {

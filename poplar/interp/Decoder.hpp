@@ -53,6 +53,9 @@ struct DecodedCode {
   // falling off the end; then the rpt body copies, each closed by its kOpRptLoop.
   std::vector<DecodedInsn> insns;
   uint32_t numWords = 0;
+  // Whether any word is an AMP instruction (groups Amp and AmpPass): only then can a run read
+  // the AMP state, so only then must a reused WorkerState have it cleared.
+  bool usesAmp = false;
 };
 
 // Never fails: words that do not decode, branches out of the code and malformed rpt bodies

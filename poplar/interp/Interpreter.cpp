@@ -1,6 +1,10 @@
 // Interpreter entry points: the calling convention, the choice of dispatcher, trap names.
 #include "interp/Interpreter.hpp"
+
 #include "interp/LoopState.hpp"
+
+#include <algorithm>
+#include <iterator>
 
 namespace poplar::interp {
 
@@ -54,8 +58,14 @@ RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, Wor
   return detail::executeSwitch(code, mem, state, start);
 }
 
-RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch) {
-  WorkerState state;
+RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
+              WorkerState &state) {
+  std::fill(std::begin(state.regs), std::end(state.regs), 0u);
+  if (code.usesAmp) {
+    std::fill(std::begin(state.acc), std::end(state.acc), 0.0f);
+    std::fill(std::begin(state.weights), std::end(state.weights), 0.0f);
+    state.amp = AmpPassState();
+  }
   state.workerId = launch.workerId;
   state.stackLo = launch.stackBase;
   state.stackHi = launch.stackBase + launch.stackSize;
@@ -65,6 +75,11 @@ RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const L
   state.regs[isa::kRegSp] = state.stackHi;
   state.regs[isa::kRegLr] = isa::kExitLr;
   return execute(code, entryPc, mem, state, launch.budget);
+}
+
+RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch) {
+  WorkerState state;
+  return run(code, entryPc, mem, launch, state);
 }
 
 } // namespace poplar::interp

@@ -34,6 +34,7 @@
 // each access against the tile's memory window (which starts at 0x40000, so null faults).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -120,6 +121,36 @@ inline constexpr OpcodeInfo kOpcodeInfo[kNumOpcodes] = {
 
 constexpr const OpcodeInfo &info(Opcode op) { return kOpcodeInfo[static_cast<unsigned>(op)]; }
 constexpr uint16_t cycles(Opcode op) { return info(op).cycles; }
+
+// The POPLAR_OPGROUP sections of Opcodes.def.
+enum class OpGroup : uint8_t {
+#define POPLAR_OPGROUP(id, title, costSource) id,
+#include "isa/Opcodes.def"
+};
+
+// Each opcode's group: the last POPLAR_OPGROUP row above it in Opcodes.def.
+inline constexpr std::array<OpGroup, kNumOpcodes> kOpcodeGroup = [] {
+  struct Row {
+    bool isGroup;
+    OpGroup group;
+  };
+  constexpr Row rows[] = {
+#define POPLAR_OPGROUP(id, title, costSource) {true, OpGroup::id},
+#define POPLAR_OPCODE(name, mnemonic, format, flags, cycles, rtl) {false, OpGroup{}},
+#include "isa/Opcodes.def"
+  };
+  std::array<OpGroup, kNumOpcodes> groups{};
+  OpGroup current{};
+  unsigned op = 0;
+  for (const Row &r : rows) {
+    if (r.isGroup)
+      current = r.group;
+    else
+      groups[op++] = current;
+  }
+  return groups;
+}();
+constexpr OpGroup group(Opcode op) { return kOpcodeGroup[static_cast<unsigned>(op)]; }
 std::optional<Opcode> opcodeFromMnemonic(std::string_view mnemonic);
 
 // Which fields a format uses.

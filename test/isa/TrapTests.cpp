@@ -145,6 +145,34 @@ TEST_P(TrapTest, RunSetsUpTheCallingConvention) {
   EXPECT_EQ(m.word(kBase + 248), 5u);
 }
 
+// A reused state behaves as a fresh one: registers and the AMP state an earlier run left
+// (r9, accumulator pair 1) read as zero in the next run.
+TEST(RunScratch, AReusedStateStartsAsAFreshOne) {
+  Machine m;
+  interp::Launch launch;
+  launch.stackBase = kBase + 128;
+  launch.stackSize = 128;
+  auto dirty = interp::decodeCode(
+      assembleOrDie("movi r9, 77\nmovi r4, 1.5f\nmovi r5, 2.5f\nampput r4, 1\nmovi r1, 1\nret"));
+  auto readBack = interp::decodeCode(assembleOrDie("ampget r10, 1\nadd r1, r10, r11\n"
+                                                   "add r1, r1, r9\naddi r1, r1, 1\nret"));
+  auto plain = interp::decodeCode(assembleOrDie("addi r1, r9, 1\nret"));
+  EXPECT_TRUE(dirty.usesAmp);
+  EXPECT_TRUE(readBack.usesAmp);
+  EXPECT_FALSE(plain.usesAmp);
+  interp::WorkerState scratch;
+  for (const auto *code : {&readBack, &plain}) {
+    ASSERT_EQ(interp::run(dirty, 0, m.tile(), launch, scratch).result, 1u);
+    EXPECT_EQ(scratch.acc[3], 2.5f) << "the dirty run did leave state behind";
+    auto reused = interp::run(*code, 0, m.tile(), launch, scratch);
+    auto fresh = interp::run(*code, 0, m.tile(), launch);
+    EXPECT_EQ(reused.trap, Trap::None);
+    EXPECT_EQ(reused.result, 1u);
+    EXPECT_EQ(reused.result, fresh.result);
+    EXPECT_EQ(reused.cycles, fresh.cycles);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Dispatch, TrapTest,
                          testing::Values(Dispatch::ComputedGoto, Dispatch::Switch), dispatchName);
 

@@ -45,7 +45,7 @@ std::vector<std::uint8_t> gather(const DeviceState &device, const TensorLocation
 Executor::Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
                    DeviceState &device, ProfileData &profile, unsigned hostThreads)
     : cg_(cg), codelets_(codelets), device_(device), profile_(profile),
-      threads_(std::max(1u, hostThreads)), computePlans_(cg.computeSets.size()),
+      threads_(std::max(1u, hostThreads)), scratch_(threads_), computePlans_(cg.computeSets.size()),
       exchangePlans_(cg.exchanges.size()), streamPlans_(cg.streamCopies.size()) {}
 
 WorkerPool &Executor::pool() {
@@ -75,12 +75,12 @@ void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
 
 template <class Body> void Executor::forChunks(const CopyPlan &plan, Body body) {
   const auto &begin = plan.chunks.begin;
-  auto chunk = [&](std::uint32_t c) { body(begin[c], begin[c + 1], plan.offset[c]); };
+  auto chunk = [&](std::uint32_t c, unsigned) { body(begin[c], begin[c + 1], plan.offset[c]); };
   if (plan.chunks.parallel)
     pool().run(plan.chunks.count(), chunk);
   else
     for (std::uint32_t c = 0; c < plan.chunks.count(); ++c)
-      chunk(c);
+      chunk(c, 0);
 }
 
 void Executor::runCopies(const std::vector<CopyRun> &runs, const CopyPlan &plan, bool staged) {
@@ -110,11 +110,11 @@ void Executor::runCopies(const std::vector<CopyRun> &runs, const CopyPlan &plan,
 
 void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
   bool failed = false;
-  auto runTile = [&](std::size_t t) {
+  auto runTile = [&](std::size_t t, unsigned thread) {
     auto &work = plan.tiles[t];
     try {
       auto r = runTileVertices(cg_, codelets_, cs, work.begin, work.end, device_.tiles[work.tile],
-                               plan.vertexCycles.data() + work.begin);
+                               plan.vertexCycles.data() + work.begin, scratch_[thread]);
       work.tileCycles = r.tileCycles;
       work.busyCycles = r.busyCycles;
     } catch (...) {
@@ -129,15 +129,15 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
     }
   };
   const auto &begin = plan.chunks.begin;
-  auto chunk = [&](std::uint32_t c) {
+  auto chunk = [&](std::uint32_t c, unsigned thread) {
     for (std::size_t t = begin[c]; t < begin[c + 1]; ++t)
-      runTile(t);
+      runTile(t, thread);
   };
   if (plan.chunks.parallel)
     pool().run(plan.chunks.count(), chunk);
   else
     for (std::size_t t = 0; t < plan.tiles.size(); ++t)
-      runTile(t);
+      runTile(t, 0);
   if (failed) {
     auto error = std::move(error_);
     error_ = nullptr;

@@ -60,6 +60,7 @@ private:
   std::ostream *print_ = nullptr;
   unsigned threads_;
   std::unique_ptr<WorkerPool> pool_;
+  std::vector<interp::WorkerState> scratch_; // one per host thread, reused by every vertex run
   std::uint32_t run_ = 0;
   TileCycles common_; // cycles every tile spent in each phase, not yet in profile_.tileCycles
 

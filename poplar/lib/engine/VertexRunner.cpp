@@ -85,7 +85,8 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
                                   const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
-                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles) {
+                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
+                                  interp::WorkerState &scratch) {
   unsigned workers = cg.target.numWorkerContexts;
   interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
   interp::CycleModelParams params;
@@ -110,7 +111,7 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
       launch.stackSize = stacks.bytesPerWorker;
       launch.globals = codelet.dataAddress;
       launch.budget = kWorkerInstructionBudget;
-      auto r = interp::run(codelet.code, type.entry, mem, launch);
+      auto r = interp::run(codelet.code, type.entry, mem, launch, scratch);
       if (r.trap != interp::Trap::None || r.result == 0)
         throw application_runtime_error(
             describeFault(codelet, cs, v, type.name, r, w, type.multiVertex));

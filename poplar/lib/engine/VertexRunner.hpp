@@ -4,6 +4,7 @@
 #include "compiler/CompiledGraph.hpp"
 #include "gp/GpFile.hpp"
 #include "interp/Decoder.hpp"
+#include "interp/Interpreter.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -25,13 +26,14 @@ struct TileComputeResult {
   std::uint64_t busyCycles = 0; // excluding idle worker contexts
 };
 
-/// Runs cs.vertices[begin, end) (all on one tile) over `memory`, writing each vertex's thread
-/// cycles (summed over its workers) to vertexCycles[i - begin]; allocates nothing. A fault or a
-/// compute() that returns false throws application_runtime_error naming vertex, tile, compute
-/// set, pc and line.
+/// Runs cs.vertices[begin, end) (all on one tile) over `memory` in the calling thread's
+/// `scratch` state, writing each vertex's thread cycles (summed over its workers) to
+/// vertexCycles[i - begin]; allocates nothing. A fault or a compute() that returns false throws
+/// application_runtime_error naming vertex, tile, compute set, pc and line.
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
                                   const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
-                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles);
+                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
+                                  interp::WorkerState &scratch);
 
 } // namespace poplar::detail

@@ -44,7 +44,7 @@ template <class Ready> bool spinUntil(Ready ready, std::chrono::microseconds lim
 
 WorkerPool::WorkerPool(unsigned threads) {
   for (unsigned t = 1; t < threads; ++t)
-    workers_.emplace_back([this] { workerLoop(); });
+    workers_.emplace_back([this, t] { workerLoop(t); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -66,13 +66,13 @@ bool WorkerPool::claimable() const {
 /// is a compare-and-swap on the whole ticket, so a thread holding a stale ticket (an earlier
 /// step's) can never claim a chunk of a later one, and `task_` is the claimed step's: it is
 /// written before the ticket is published and rewritten only after every chunk has returned.
-bool WorkerPool::claimAndRun() {
+bool WorkerPool::claimAndRun(unsigned thread) {
   auto t = ticket_.load(std::memory_order_acquire);
   while (nextOf(t) < countOf(t)) {
     if (!ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel,
                                        std::memory_order_acquire))
       continue;
-    task_(nextOf(t));
+    task_(nextOf(t), thread);
     if (done_.fetch_add(1) + 1 == countOf(t) && callerSleeping_.load()) {
       std::lock_guard<std::mutex> lock(mutex_);
       finished_.notify_one();
@@ -82,9 +82,9 @@ bool WorkerPool::claimAndRun() {
   return false;
 }
 
-void WorkerPool::workerLoop() {
+void WorkerPool::workerLoop(unsigned thread) {
   for (;;) {
-    if (claimAndRun())
+    if (claimAndRun(thread))
       continue;
     if (spinUntil([this] { return claimable() || stop_.load(); }, kWorkerSpin)) {
       if (stop_.load())
@@ -106,7 +106,7 @@ void WorkerPool::workerLoop() {
 void WorkerPool::run(std::uint32_t chunks, ChunkTask task) {
   if (workers_.empty() || chunks <= 1) {
     for (std::uint32_t c = 0; c < chunks; ++c)
-      task(c);
+      task(c, 0);
     return;
   }
   task_ = task;
@@ -117,7 +117,7 @@ void WorkerPool::run(std::uint32_t chunks, ChunkTask task) {
     std::lock_guard<std::mutex> lock(mutex_);
     wake_.notify_all();
   }
-  while (claimAndRun()) {
+  while (claimAndRun(0)) {
   }
   auto finished = [&] { return done_.load() == chunks; };
   if (spinUntil(finished, kCallerSpin))

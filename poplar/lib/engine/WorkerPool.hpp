@@ -10,18 +10,22 @@
 
 namespace poplar::detail {
 
-/// A borrowed callable of a chunk index: std::function without its allocation.
+/// A borrowed callable of (chunk index, thread index): std::function without its allocation.
+/// The thread index (0 for the caller, then 1 to threads() - 1) lets a task keep scratch state
+/// per thread.
 class ChunkTask {
 public:
   ChunkTask() = default;
   template <class F>
   ChunkTask(F &f) // NOLINT(google-explicit-constructor): a parameter type, like a lambda's
-      : object_(&f), call_([](void *o, std::uint32_t c) { (*static_cast<F *>(o))(c); }) {}
-  void operator()(std::uint32_t chunk) const { call_(object_, chunk); }
+      : object_(&f), call_([](void *o, std::uint32_t chunk, unsigned thread) {
+          (*static_cast<F *>(o))(chunk, thread);
+        }) {}
+  void operator()(std::uint32_t chunk, unsigned thread) const { call_(object_, chunk, thread); }
 
 private:
   void *object_ = nullptr;
-  void (*call_)(void *, std::uint32_t) = nullptr;
+  void (*call_)(void *, std::uint32_t, unsigned) = nullptr;
 };
 
 /// Host threads that stay alive between steps. A step publishes its chunks in one atomic word;
@@ -42,14 +46,15 @@ public:
 
   unsigned threads() const { return unsigned(workers_.size()) + 1; }
 
-  /// Calls task(c) for every c in [0, chunks) (chunks <= kMaxChunks) on the pool's threads and
-  /// the caller's; returns when all have returned. `task` must not throw. One caller at a time.
+  /// Calls task(c, thread) for every c in [0, chunks) (chunks <= kMaxChunks) on the pool's
+  /// threads and the caller's; returns when all have returned. `task` must not throw. One
+  /// caller at a time.
   void run(std::uint32_t chunks, ChunkTask task);
 
 private:
-  bool claimAndRun();
+  bool claimAndRun(unsigned thread);
   bool claimable() const;
-  void workerLoop();
+  void workerLoop(unsigned thread);
 
   std::vector<std::thread> workers_;
   // generation (32 bits) | chunk count (16) | next unclaimed chunk (16).
