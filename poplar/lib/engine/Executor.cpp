@@ -8,6 +8,7 @@
 #include "engine/TensorPrinter.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace poplar::detail {
@@ -73,17 +74,31 @@ void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
     profile_.executions.push_back({run_, step, from, device_.clock});
 }
 
-template <class Body> void Executor::forChunks(const CopyPlan &plan, Body body) {
-  const auto &begin = plan.chunks.begin;
-  auto chunk = [&](std::uint32_t c, unsigned) { body(begin[c], begin[c + 1], plan.offset[c]); };
-  if (plan.chunks.parallel)
-    pool().run(plan.chunks.count(), chunk);
-  else
-    for (std::uint32_t c = 0; c < plan.chunks.count(); ++c)
+template <class Chunk>
+void Executor::runChunks(const Chunks &chunks, HandOffChoice &handOff, Chunk chunk) {
+  if (!chunks.parallel) {
+    for (std::uint32_t c = 0; c < chunks.count(); ++c)
       chunk(c, 0);
+    return;
+  }
+  bool threads = handOff.useThreads();
+  auto start = std::chrono::steady_clock::now();
+  if (threads)
+    pool().run(chunks.count(), chunk);
+  else
+    for (std::uint32_t c = 0; c < chunks.count(); ++c)
+      chunk(c, 0);
+  handOff.record(threads,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
-void Executor::runCopies(const std::vector<CopyRun> &runs, const CopyPlan &plan, bool staged) {
+template <class Body> void Executor::forChunks(CopyPlan &plan, Body body) {
+  const auto &begin = plan.chunks.begin;
+  runChunks(plan.chunks, plan.handOff,
+            [&](std::uint32_t c, unsigned) { body(begin[c], begin[c + 1], plan.offset[c]); });
+}
+
+void Executor::runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool staged) {
   auto &tiles = device_.tiles;
   if (!staged) {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t) {
@@ -114,7 +129,7 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
     auto &work = plan.tiles[t];
     try {
       auto r = runTileVertices(cg_, codelets_, cs, work.begin, work.end, device_.tiles[work.tile],
-                               plan.vertexCycles.data() + work.begin, scratch_[thread]);
+                               plan.vertexCycles.data() + work.begin, scratch_[thread].state);
       work.tileCycles = r.tileCycles;
       work.busyCycles = r.busyCycles;
     } catch (...) {
@@ -133,11 +148,7 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
     for (std::size_t t = begin[c]; t < begin[c + 1]; ++t)
       runTile(t, thread);
   };
-  if (plan.chunks.parallel)
-    pool().run(plan.chunks.count(), chunk);
-  else
-    for (std::size_t t = 0; t < plan.tiles.size(); ++t)
-      runTile(t, 0);
+  runChunks(plan.chunks, plan.handOff, chunk);
   if (failed) {
     auto error = std::move(error_);
     error_ = nullptr;
@@ -181,7 +192,7 @@ void Executor::compute(std::uint32_t index) {
 
 void Executor::exchange(std::uint32_t index) {
   const auto &ex = cg_.exchanges[index];
-  const auto &plan = planIn(exchangePlans_[index], [&] { return planCopy(ex.runs, threads_); });
+  auto &plan = planIn(exchangePlans_[index], [&] { return planCopy(ex.runs, threads_); });
   runCopies(ex.runs, plan, ex.staged);
   advance(&TileCycles::sync, ex.syncCycles);
   advance(&TileCycles::internalExchange, ex.exchangeCycles);
@@ -189,7 +200,7 @@ void Executor::exchange(std::uint32_t index) {
 
 void Executor::streamCopy(std::uint32_t index) {
   const auto &sc = cg_.streamCopies[index];
-  const auto &plan = planIn(streamPlans_[index], [&] { return planCopy(sc.runs, threads_); });
+  auto &plan = planIn(streamPlans_[index], [&] { return planCopy(sc.runs, threads_); });
   auto &connection = device_.streams[sc.stream];
   auto &tiles = device_.tiles;
   const auto &runs = sc.runs;

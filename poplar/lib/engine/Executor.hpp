@@ -38,11 +38,13 @@ private:
   void runVertices(const CompiledComputeSet &cs, ComputePlan &plan);
   void exchange(std::uint32_t index);
   /// Moves bytes as one exchange phase; `staged` when sources and destinations overlap.
-  void runCopies(const std::vector<CopyRun> &runs, const CopyPlan &plan, bool staged);
+  void runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool staged);
   void streamCopy(std::uint32_t index);
-  /// Calls body(firstRun, endRun, packedOffset) for each chunk of `plan`, on the pool if it
-  /// pays.
-  template <class Body> void forChunks(const CopyPlan &plan, Body body);
+  /// Calls chunk(c, thread) for every chunk, on the pool when `chunks` is worth it and
+  /// `handOff` finds it pays.
+  template <class Chunk> void runChunks(const Chunks &chunks, HandOffChoice &handOff, Chunk chunk);
+  /// Calls body(firstRun, endRun, packedOffset) for each chunk of a copy.
+  template <class Body> void forChunks(CopyPlan &plan, Body body);
   void print(const CompiledPrint &p);
   std::int64_t readScalar(const ScalarRef &s) const;
   /// Adds cycles to every tile's `phase` counter and advances the clock: the tiles' share is
@@ -60,7 +62,12 @@ private:
   std::ostream *print_ = nullptr;
   unsigned threads_;
   std::unique_ptr<WorkerPool> pool_;
-  std::vector<interp::WorkerState> scratch_; // one per host thread, reused by every vertex run
+  /// A host thread's interpreter state, on cache lines of its own: threads write theirs on
+  /// every instruction.
+  struct alignas(64) Scratch {
+    interp::WorkerState state;
+  };
+  std::vector<Scratch> scratch_; // one per host thread, reused by every vertex run
   std::uint32_t run_ = 0;
   TileCycles common_; // cycles every tile spent in each phase, not yet in profile_.tileCycles
 

@@ -9,18 +9,19 @@ namespace poplar::detail {
 
 namespace {
 
-/// Cuts items [0, n) of the given costs into up to threads x kChunksPerThread chunks of about
-/// equal cost; parallel when the total pays for a hand-off.
+/// Cuts items [0, n) of the given costs into chunks of about equal cost (HostCost says how
+/// many); parallel when the total pays for a hand-off.
 template <class Cost> Chunks cutByCost(std::size_t n, unsigned threads, Cost cost) {
   Chunks c;
   double total = 0;
   for (std::size_t i = 0; i < n; ++i)
     total += cost(i);
   c.parallel = threads > 1 && n > 1 && total >= HostCost::kMinParallelNs;
-  std::size_t pieces =
-      c.parallel ? std::min<std::size_t>({n, std::size_t(threads) * HostCost::kChunksPerThread,
-                                          WorkerPool::kMaxChunks})
-                 : 1;
+  std::size_t pieces = 1;
+  if (c.parallel)
+    pieces = std::min<std::size_t>({n, WorkerPool::kMaxChunks,
+                                    std::max(std::size_t(threads) * HostCost::kChunksPerThread,
+                                             std::size_t(total / HostCost::kChunkNs))});
   c.begin.push_back(0);
   double sum = 0;
   for (std::size_t i = 0; i < n && c.begin.size() < pieces; ++i) {

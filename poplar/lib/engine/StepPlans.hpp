@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "engine/HandOffChoice.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -13,12 +14,16 @@ namespace poplar::detail {
 /// where its chunks are cut. They only schedule work: results and simulated cycles never depend
 /// on them (docs/architecture.md, "The BSP executor").
 struct HostCost {
-  static constexpr double kWorkerRunNs = 60;      // one interpreter run: state, launch, schedule
-  static constexpr double kThreadCycleNs = 2;     // one thread cycle, about one ISA instruction
-  static constexpr double kCopyRunNs = 10;        // one byte run of a copy
-  static constexpr double kCopyByteNs = 0.05;     // a byte of memcpy (about 20 GB/s)
-  static constexpr double kMinParallelNs = 15e3;  // below this, a hand-off costs more than it saves
-  static constexpr unsigned kChunksPerThread = 4; // claimed dynamically, so uneven tiles balance
+  static constexpr double kWorkerRunNs = 60;     // one interpreter run: state, launch, schedule
+  static constexpr double kThreadCycleNs = 2;    // one thread cycle, about one ISA instruction
+  static constexpr double kCopyRunNs = 10;       // one byte run of a copy
+  static constexpr double kCopyByteNs = 0.05;    // a byte of memcpy (about 20 GB/s)
+  static constexpr double kMinParallelNs = 15e3; // below this, a hand-off costs more than it saves
+  // Chunks are claimed one at a time, so uneven tiles balance; a thread that is descheduled
+  // holds back only the chunk it claimed, so chunks are kept short: at least kChunksPerThread
+  // per thread, and more for a long step so that none exceeds about kChunkNs.
+  static constexpr unsigned kChunksPerThread = 4;
+  static constexpr double kChunkNs = 2e3;
 };
 
 /// Contiguous chunks of a step's items (tiles or copy runs): chunk c is [begin[c], begin[c+1]).
@@ -31,6 +36,7 @@ struct Chunks {
 /// A byte copy (exchange runs, a stream copy's runs, a compute set's copy-in or -out).
 struct CopyPlan {
   Chunks chunks;
+  HandOffChoice handOff;
   std::vector<std::size_t> offset; // packed byte offset of each chunk's first run
   std::size_t bytes = 0;           // all runs' bytes
 };
@@ -48,6 +54,7 @@ struct ComputePlan {
   std::vector<TileWork> tiles;
   std::vector<std::uint64_t> vertexCycles; // this execution's thread cycles of each vertex
   Chunks chunks;
+  HandOffChoice handOff;
   bool measured = false; // chunks cut from measured cycles (else from vertex counts)
   CopyPlan copyIn, copyOut;
 };

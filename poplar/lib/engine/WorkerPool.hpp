@@ -57,10 +57,11 @@ private:
   void workerLoop(unsigned thread);
 
   std::vector<std::thread> workers_;
-  // generation (32 bits) | chunk count (16) | next unclaimed chunk (16).
-  std::atomic<std::uint64_t> ticket_{0};
-  std::atomic<std::uint32_t> done_{0}; // chunks of the current step that have returned
-  ChunkTask task_;                     // written before the ticket is published
+  // generation (32 bits) | chunk count (16) | next unclaimed chunk (16). It and done_ each have
+  // a cache line: every claim writes the one, every finished chunk the other.
+  alignas(64) std::atomic<std::uint64_t> ticket_{0};
+  alignas(64) std::atomic<std::uint32_t> done_{0}; // chunks of this step that have returned
+  alignas(64) ChunkTask task_;                     // written before the ticket is published
   std::uint32_t generation_ = 0;
   // Sleeping: workers wait on wake_ for a new step, the caller on finished_ for the last chunk.
   std::mutex mutex_;
