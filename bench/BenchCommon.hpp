@@ -2,6 +2,7 @@
 // reference, and the native memcpy reference timed in the same run.
 #pragma once
 
+#include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Tensor.hpp>
 
@@ -22,6 +23,20 @@ using Clock = std::chrono::steady_clock;
 
 inline double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Times `engine.run()` once per benchmark iteration (manual time: only the run is on the clock)
+/// and returns the mean seconds of one run.
+inline double timeEngineRuns(benchmark::State &state, poplar::Engine &engine) {
+  double total = 0;
+  for (auto _ : state) {
+    auto start = Clock::now();
+    engine.run();
+    double seconds = secondsSince(start);
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  return total / double(state.iterations());
 }
 
 /// Maps the flattened `t` over `numTiles` tiles in equal contiguous slices, tile 0 first, as

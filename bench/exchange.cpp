@@ -19,25 +19,14 @@
 #include <vector>
 
 using namespace poplar;
-using popsdk::bench::Clock;
-using popsdk::bench::secondsSince;
 
 namespace {
 
 /// Times `engine.run()` and reports host time against simulated cycles and the native memcpy
 /// of the `bytes` the step moves.
 void timeRuns(benchmark::State &state, Engine &engine, std::size_t bytes, unsigned tiles) {
-  double total = 0;
-  std::uint64_t cycles = 0;
-  for (auto _ : state) {
-    auto start = Clock::now();
-    engine.run();
-    double seconds = secondsSince(start);
-    state.SetIterationTime(seconds);
-    total += seconds;
-    cycles = engine.getLastRunCycles();
-  }
-  double perIter = total / double(state.iterations());
+  double perIter = popsdk::bench::timeEngineRuns(state, engine);
+  std::uint64_t cycles = engine.getLastRunCycles();
   double simSeconds = double(cycles) / engine.getTileClockFrequency();
   state.counters["tiles"] = tiles;
   state.counters["bytes"] = double(bytes);

@@ -15,8 +15,6 @@
 #include <vector>
 
 using namespace poplar;
-using popsdk::bench::Clock;
-using popsdk::bench::secondsSince;
 
 namespace {
 
@@ -60,15 +58,7 @@ void BM_StepCost(benchmark::State &state) {
       return;
     }
 
-  double total = 0;
-  for (auto _ : state) {
-    auto start = Clock::now();
-    engine.run();
-    double seconds = secondsSince(start);
-    state.SetIterationTime(seconds);
-    total += seconds;
-  }
-  double perStep = total / double(state.iterations()) / kRepeats;
+  double perStep = popsdk::bench::timeEngineRuns(state, engine) / kRepeats;
   double native = nativeSecondsPerStep(tiles);
   state.counters["ns_per_cs"] = perStep * 1e9;
   state.counters["ns_per_vertex"] = perStep * 1e9 / tiles;
