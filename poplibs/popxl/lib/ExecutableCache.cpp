@@ -91,11 +91,9 @@ std::string executableKey(const Ir &ir, const std::string &device) {
   return key;
 }
 
-namespace {
-fs::path entryPath(const std::string &dir, const std::string &key) {
-  return fs::path(dir) / (key + ".popxl_exe");
+std::string entryPath(const std::string &dir, const std::string &key) {
+  return (fs::path(dir) / (key + ".popxl_exe")).string();
 }
-} // namespace
 
 std::optional<poplar::Executable> loadExecutable(const std::string &dir, const std::string &key) {
   const fs::path path = entryPath(dir, key);
@@ -119,7 +117,7 @@ void storeExecutable(const std::string &dir, const std::string &key,
     throw error("popxl.Session: cannot create the executable cache directory '" + dir +
                 "': " + ec.message());
   const fs::path path = entryPath(dir, key);
-  const fs::path temporary = path.string() + ".tmp" + std::to_string(::getpid());
+  const fs::path temporary = entryPath(dir, key) + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary);
     exe.serialize(out);

@@ -17,6 +17,9 @@ namespace popxl::internal {
 /// are written when the program is loaded, so new weights reuse the executable.
 std::string executableKey(const Ir &ir, const std::string &device);
 
+/// The file of the entry `key` in `dir`.
+std::string entryPath(const std::string &dir, const std::string &key);
+
 /// The executable stored under `key` in `dir`, or nothing; an entry that does not load (a
 /// truncated or foreign file) is removed and counts as missing.
 std::optional<poplar::Executable> loadExecutable(const std::string &dir, const std::string &key);

@@ -54,6 +54,7 @@ struct Session::Impl {
   std::vector<std::vector<std::uint8_t>> streamBuffers;
   std::unique_ptr<Engine> engine;
   bool loadedFromCache = false;
+  std::string cacheEntry; // the cache file of the program, with a cache directory
 
   void lowerOps(GraphId g, Sequence &seq);
   const internal::LoweredGraph &lowerGraph(GraphId g);
@@ -71,6 +72,7 @@ struct Session::Impl {
       engine = std::make_unique<Engine>(graph, buildProgram());
     } else {
       const std::string key = internal::executableKey(ir, deviceName);
+      cacheEntry = internal::entryPath(cacheDir, key);
       std::optional<Executable> exe = internal::loadExecutable(cacheDir, key);
       loadedFromCache = exe.has_value();
       if (!exe) {
@@ -219,5 +221,7 @@ void Session::writeVariableData(TensorId t, const std::vector<std::uint8_t> &dat
 std::uint64_t Session::lastRunCycles() const { return impl_->engine->getLastRunCycles(); }
 
 bool Session::loadedFromCache() const { return impl_->loadedFromCache; }
+
+std::string Session::cacheEntry() const { return impl_->cacheEntry; }
 
 } // namespace popxl

@@ -149,5 +149,6 @@ PYBIND11_MODULE(_popxl, m) {
              s.writeVariableData(t, bytesOf(data));
            })
       .def_property_readonly("last_run_cycles", &Session::lastRunCycles)
-      .def_property_readonly("loaded_from_cache", &Session::loadedFromCache);
+      .def_property_readonly("loaded_from_cache", &Session::loadedFromCache)
+      .def_property_readonly("cache_entry", &Session::cacheEntry);
 }

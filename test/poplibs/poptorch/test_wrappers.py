@@ -291,3 +291,39 @@ def test_ipu_print_tensor_prints_the_tensor_and_its_gradient(capfd):
     poptorch.trainingModel(Printing())(*_batch(2))
     printed = capfd.readouterr().out
     assert "fc_out" in printed and "Gradient of fc_out" in printed
+
+
+def test_save_and_load_a_training_executable(tmp_path):
+    path = str(tmp_path / "model.poptorch")
+    model = Net()
+    x, y = _batch(3)
+    training = poptorch.trainingModel(model, optimizer=torch.optim.SGD(model.parameters(), lr=0.1))
+    training.compileAndExport(path, x, y)
+    first_step = training(x, y)[1]
+    loaded = poptorch.load(path)
+    assert loaded._session.loaded_from_cache
+    torch.testing.assert_close(loaded(x, y)[1], first_step)  # the weights saved, the same step
+
+
+def test_load_executable_into_a_new_wrapper_of_the_same_model(tmp_path):
+    path = str(tmp_path / "inference.poptorch")
+    x = torch.randn(2, 5)
+    poptorch.inferenceModel(Net()).compileAndExport(path, x, export_model=False)
+    other = Net()
+    inference = poptorch.inferenceModel(other)
+    inference.loadExecutable(path)
+    assert inference._session.loaded_from_cache
+    torch.testing.assert_close(inference(x), other(x).detach())
+    with pytest.raises(poptorch.Error, match="export_model=False"):
+        poptorch.load(path)
+
+    class Wider(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(5, 6)
+
+        def forward(self, x):
+            return self.fc(x)
+
+    with pytest.raises(poptorch.Error, match="compiled for another model"):
+        poptorch.inferenceModel(Wider()).loadExecutable(path)

@@ -9,7 +9,7 @@ from . import optim  # noqa: F401
 from ._capture import is_capturing
 from ._dataloader import AsynchronousDataAccessor, DataLoader  # noqa: F401
 from ._errors import Error, RecoverableError, UnrecoverableError  # noqa: F401
-from ._executor import PoplarExecutor
+from ._executor import PoplarExecutor, load  # noqa: F401
 from .enums import *  # noqa: F401,F403
 from .enums import OutputMode
 from .ops import *  # noqa: F401,F403

@@ -6,6 +6,7 @@ import copy
 import datetime
 import inspect
 import os
+import tempfile
 import time
 import weakref
 
@@ -40,6 +41,8 @@ class PoplarExecutor:
         self._weights_version = 0      # training: bumped by each run
         self._uploaded_version = -1    # inference: the training version it last uploaded
         self._compile_time = None
+        self._compile_arguments = None
+        self._private_cache = None  # a directory of this wrapper's own when Options gives none
         self._last_cycles = None
         seed = getattr(options, "random_seed", None) if "random_seed" in options.toDict() else None
         self._rng = np.random.default_rng(seed)
@@ -132,10 +135,71 @@ class PoplarExecutor:
         spec.tensor_specs = [(t.dtype, tuple(t.shape)) for t in micro]
         self._captured = Captured(self._model, spec, micro)
         self._program = Program(self._captured, self._options, self._training, self._optimizer)
-        self._session = popxl.Session(self._program.ir, _device_type(),
-                                      cache_dir=self._options.executable_cache_dir)
+        self._session = popxl.Session(self._program.ir, _device_type(), cache_dir=self._cache_dir())
         self._input_spec = spec
+        self._compile_arguments = (args, kwargs)
         self._compile_time = datetime.timedelta(seconds=time.time() - start)
+
+    def _cache_dir(self):
+        """Where the compiled program is kept: Options' executable cache, else a directory of
+        this wrapper's own (so that save() has the executable to write)."""
+        if self._options.executable_cache_dir:
+            return self._options.executable_cache_dir
+        if self._private_cache is None:
+            self._private_cache = tempfile.TemporaryDirectory(prefix="poptorch-")
+        return self._private_cache.name
+
+    # Saving and loading the executable.
+    def compileAndExport(self, filename, *args, export_model=True, **kwargs):
+        self.compile(*args, **kwargs)
+        self.save(filename, export_model)
+
+    def save(self, filename, export_model=True, save_rng_state=True):
+        """Writes the executable, the options and the example inputs (and with `export_model`
+        the module and optimizer) to `filename`; poptorch.load or loadExecutable read it."""
+        if not self.isCompiled():
+            raise Error("Model has not been compiled or has been destroyed.")
+        with open(self._session.cache_entry, "rb") as f:
+            data = {"poptorch_version": _version(), "training": self._training,
+                    "options": self._options, "inputs": self._compile_arguments,
+                    "executable": f.read(),
+                    "entry": os.path.basename(self._session.cache_entry)}
+        if save_rng_state:
+            data["rng_state"] = self._rng.bit_generator.state
+        if export_model:
+            self.copyWeightsToHostIfNeeded()
+            data["optimizer"] = self._optimizer
+        swapped = type(self._user_model)
+        original = swapped.__dict__.get("_poptorch_original_class", swapped)
+        self._user_model.__class__ = original  # the module's own class pickles; ours does not
+        try:
+            if export_model:
+                data["model"] = self._user_model
+            torch.save(data, filename)
+        finally:
+            self._user_model.__class__ = swapped
+
+    def loadExecutable(self, filename):
+        """Uses the executable `save` wrote for this wrapper's model, instead of compiling."""
+        self._load(_read_saved(filename))
+
+    def _load(self, data):
+        if self.isCompiled():
+            raise Error("poptorch.loadExecutable: the model is already compiled; call destroy() "
+                        "or use a new wrapper")
+        with open(os.path.join(self._cache_dir(), data["entry"]), "wb") as f:
+            f.write(data["executable"])
+        if "rng_state" in data:
+            self._rng.bit_generator.state = data["rng_state"]
+        args, kwargs = data["inputs"]
+        try:
+            self.compile(*args, **kwargs)
+        except TypeError as e:  # the saved inputs do not bind to this forward
+            raise Error(f"poptorch.loadExecutable: the saved executable was compiled for another "
+                        f"model: its inputs do not fit this model's forward ({e})") from e
+        if not self._session.loaded_from_cache:
+            raise Error("poptorch.loadExecutable: the saved executable was compiled for another "
+                        "model or other options (this wrapper compiled its own instead)")
 
     # Running.
     def __call__(self, *args, **kwargs):
@@ -296,6 +360,37 @@ class PoplarExecutor:
             self.destroy()
         except Exception:  # noqa: BLE001 (interpreter shutdown)
             pass
+
+
+def _version():
+    from . import __version__
+    return __version__
+
+
+def _read_saved(filename):
+    data = torch.load(filename)
+    if not isinstance(data, dict) or "executable" not in data:
+        raise Error(f"poptorch: '{filename}' is not a file PopTorch's save() wrote")
+    if data["poptorch_version"] != _version():
+        raise Error(f"poptorch: '{filename}' was saved by PopTorch {data['poptorch_version']}, "
+                    f"this is {_version()}")
+    return data
+
+
+def load(filename, edit_opts_fn=None):
+    """The wrapper save(export_model=True) wrote to `filename`, with its executable loaded.
+    `edit_opts_fn(options)` may change the options before the wrapper is made."""
+    data = _read_saved(filename)
+    if "model" not in data:
+        raise Error(f"poptorch.load: '{filename}' was saved with export_model=False; make the "
+                    "wrapper and call loadExecutable")
+    options = data["options"].clone()
+    if edit_opts_fn is not None:
+        edit_opts_fn(options)
+    options._freeze()
+    wrapper = PoplarExecutor(data["model"], options, data["training"], data.get("optimizer"))
+    wrapper._load(data)
+    return wrapper
 
 
 def _device_type():

@@ -33,6 +33,8 @@ public:
   std::uint64_t lastRunCycles() const;
   /// Whether the program came from the executable cache rather than a compile.
   bool loadedFromCache() const;
+  /// The cache file holding the program (empty without a cache directory).
+  std::string cacheEntry() const;
 
 private:
   struct Impl;

@@ -90,6 +90,11 @@ class Session:
         """Variables are written when the Session is made and by write_variable_data."""
 
     @property
+    def cache_entry(self):
+        """The executable cache's file of this program ("" without a cache directory)."""
+        return self._pb.cache_entry
+
+    @property
     def loaded_from_cache(self):
         """Whether the program was loaded from the executable cache instead of compiled."""
         return self._pb.loaded_from_cache
