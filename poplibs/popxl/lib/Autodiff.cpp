@@ -1,7 +1,8 @@
 // Autodiff: walks the forward graph's ops backwards from the provided gradients, applying each
 // op's gradient rule (the op table) in a new graph and summing the gradients a tensor receives
 // from several uses. Forward values a rule needs become inputs of the gradient graph and, when
-// they were intermediates, outputs of the forward graph (PopXL's stitching).
+// they were intermediates, outputs of the forward graph (PopXL's stitching). Graphs the forward
+// graph calls are differentiated by Builders of their own, once each (the call's rule).
 #include <popxl/Autodiff.hpp>
 
 #include "OpTable.hpp"
@@ -20,7 +21,10 @@ namespace {
 
 class Builder : public internal::GradContext {
 public:
-  Builder(Ir &ir, GraphId forward) : ir_(ir), forward_(forward) {
+  /// `all`: the gradient graphs made or given so far, by forward graph; `active`: the graphs
+  /// being differentiated (a graph that calls itself cannot be).
+  Builder(Ir &ir, GraphId forward, GradGraphInfos &all, std::set<GraphId> &active)
+      : ir_(ir), forward_(forward), all_(all), active_(active) {
     info_.forward = forward;
     info_.graph = ir.createGraph(ir.graph(forward).name + "_grad");
   }
@@ -38,7 +42,7 @@ public:
     auto it = values_.find(t);
     if (it != values_.end())
       return it->second;
-    const TensorInfo &info = ir_.tensor(t);
+    const TensorInfo info = ir_.tensor(t); // a copy: stitching adds tensors to the calls
     TensorId value;
     if (info.kind == TensorKind::Constant) {
       value = ir_.addConstant(info_.graph, info.name, info.spec, info.data);
@@ -72,8 +76,35 @@ public:
   }
 
   std::vector<TensorId> opOutputs(const std::string &type, const std::vector<TensorId> &inputs,
-                                  const Attributes &attrs = {}) override {
-    return ir_.createOp(info_.graph, type, inputs, attrs, type + "_grad");
+                                  const Attributes &attrs = {},
+                                  const std::vector<GraphId> &calledGraphs = {}) override {
+    return ir_.createOp(info_.graph, type, inputs, attrs, type + "_grad", calledGraphs);
+  }
+
+  TensorId zeros(const TensorSpec &spec) override {
+    std::vector<std::uint8_t> bytes(spec.numElements() * dtypeSize(spec.dtype));
+    return ir_.addConstant(info_.graph, "zeros", spec, bytes);
+  }
+
+  GradGraphInfo calledGradGraph(GraphId called) override {
+    auto it = all_.find(called);
+    if (it != all_.end())
+      return it->second;
+    if (active_.count(called))
+      throw error("popxl.autodiff: graph '" + ir_.graph(called).name +
+                  "' calls itself: it cannot be differentiated");
+    auto floats = [&](const std::vector<TensorId> &ts) {
+      std::vector<TensorId> out;
+      for (TensorId t : ts)
+        if (isFloat(ir_.tensor(t).spec.dtype))
+          out.push_back(t);
+      return out;
+    };
+    // Before the Builder, which adds a graph (and so may move the one read here).
+    const std::vector<TensorId> provided = floats(ir_.graph(called).outputs),
+                                required = floats(ir_.graph(called).inputs);
+    Builder builder(ir_, called, all_, active_);
+    return all_[called] = builder.build(provided, required);
   }
 
   TensorId scalar(double value, DType dtype) override {
@@ -91,23 +122,19 @@ public:
     return ir_.addConstant(info_.graph, "scalar", {{}, dtype}, bytes);
   }
 
-  GradGraphInfo build(std::vector<TensorId> provided, std::vector<TensorId> required) {
-    const GraphInfo &fwdGraph = ir_.graph(forward_);
-    if (provided.empty())
-      provided = fwdGraph.outputs;
-    if (required.empty())
-      required = fwdGraph.inputs;
+  GradGraphInfo build(const std::vector<TensorId> &provided,
+                      const std::vector<TensorId> &required) {
+    checkInForward(provided, "grads_provided");
+    checkInForward(required, "grads_required");
+    active_.insert(forward_);
     for (TensorId t : provided) {
-      const auto &info = ir_.tensor(t);
-      if (info.graph != forward_)
-        throw error("popxl.autodiff: grads_provided '" + info.name + "' is not in graph '" +
-                    fwdGraph.name + "'");
+      const TensorInfo info = ir_.tensor(t);
       grads_[t] = ir_.addGraphInput(info_.graph, info.name + "_grad", info.spec);
       info_.expectedInputs.push_back({t, true});
     }
     // A tensor's gradient is needed when it is required or made by an op with an input whose
     // gradient is needed; ops with no such input are not differentiated.
-    const std::vector<OpId> ops = fwdGraph.ops;
+    const std::vector<OpId> ops = ir_.graph(forward_).ops;
     auto anyInputWanted = [&](const OpInfo &op) {
       return std::any_of(op.inputs.begin(), op.inputs.end(),
                          [&](TensorId t) { return wanted_.count(t) != 0; });
@@ -116,34 +143,37 @@ public:
     for (OpId o : ops)
       if (anyInputWanted(ir_.op(o)))
         wanted_.insert(ir_.op(o).outputs.begin(), ir_.op(o).outputs.end());
-    // Reverse creation order is a reverse topological order.
+    // Reverse creation order is a reverse topological order of the data.
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
       const OpInfo op = ir_.op(*it); // a copy: the rules add ops, which may move the table
       if (anyInputWanted(op))
         internal::opRow(op.type).grad(*this, op);
     }
     for (TensorId t : required) {
-      const auto &info = ir_.tensor(t);
-      if (info.graph != forward_)
-        throw error("popxl.autodiff: grads_required '" + info.name + "' is not in graph '" +
-                    fwdGraph.name + "'");
       auto g = grads_.find(t);
-      TensorId grad;
-      if (g != grads_.end()) {
-        grad = g->second;
-      } else { // nothing depends on it: a zero gradient
-        std::vector<std::uint8_t> zeros(info.spec.numElements() * dtypeSize(info.spec.dtype));
-        grad = ir_.addConstant(info_.graph, info.name + "_zero_grad", info.spec, zeros);
-      }
+      // Nothing depends on it: a zero gradient.
+      const TensorId grad = g != grads_.end() ? g->second : zeros(ir_.tensor(t).spec);
       ir_.addGraphOutput(info_.graph, grad);
       info_.expectedOutputs.push_back({t, true});
     }
+    active_.erase(forward_);
     return info_;
   }
 
 private:
+  static bool isFloat(DType t) { return t == DType::Float32 || t == DType::Float16; }
+
+  void checkInForward(const std::vector<TensorId> &ts, const char *what) const {
+    for (TensorId t : ts)
+      if (ir_.tensor(t).graph != forward_)
+        throw error(std::string("popxl.autodiff: ") + what + " '" + ir_.tensor(t).name +
+                    "' is not in graph '" + ir_.graph(forward_).name + "'");
+  }
+
   Ir &ir_;
   GraphId forward_;
+  GradGraphInfos &all_;
+  std::set<GraphId> &active_;
   GradGraphInfo info_;
   std::map<TensorId, TensorId> grads_;  // forward tensor -> its gradient (gradient graph)
   std::map<TensorId, TensorId> values_; // forward tensor -> its value (gradient graph)
@@ -152,13 +182,30 @@ private:
 
 } // namespace
 
-GradGraphInfo autodiff(Ir &ir, GraphId forward, std::vector<TensorId> gradsProvided,
-                       std::vector<TensorId> gradsRequired) {
+GradGraphInfos autodiffAll(Ir &ir, GraphId forward, std::vector<TensorId> gradsProvided,
+                           std::vector<TensorId> gradsRequired,
+                           const GradGraphInfos &calledGraphsGradInfo) {
   if (forward == ir.mainGraph())
     throw error("popxl.autodiff: differentiate a graph made with create_graph, not the main "
                 "graph");
-  ir.graph(forward);
-  return Builder(ir, forward).build(std::move(gradsProvided), std::move(gradsRequired));
+  const GraphInfo &g = ir.graph(forward);
+  if (gradsProvided.empty())
+    gradsProvided = g.outputs;
+  if (gradsRequired.empty())
+    gradsRequired = g.inputs;
+  GradGraphInfos all = calledGraphsGradInfo;
+  std::set<GraphId> active;
+  const GradGraphInfo info = Builder(ir, forward, all, active).build(gradsProvided, gradsRequired);
+  all[forward] = info;
+  return all;
+}
+
+GradGraphInfo autodiff(Ir &ir, GraphId forward, std::vector<TensorId> gradsProvided,
+                       std::vector<TensorId> gradsRequired,
+                       const GradGraphInfos &calledGraphsGradInfo) {
+  return autodiffAll(ir, forward, std::move(gradsProvided), std::move(gradsRequired),
+                     calledGraphsGradInfo)
+      .at(forward);
 }
 
 } // namespace popxl

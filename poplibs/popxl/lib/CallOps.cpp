@@ -4,6 +4,9 @@
 // iteration (loop-carried values); the other inputs keep their values.
 #include "OpTable.hpp"
 
+#include <algorithm>
+#include <set>
+
 namespace popxl::internal {
 
 namespace {
@@ -38,6 +41,37 @@ std::vector<TensorSpec> inferCall(const Ir &ir, const OpInfo &op) {
 }
 
 namespace {
+/// The streams the ops of `g` and of the graphs it calls transfer on; `seen` keeps a graph that
+/// calls itself (an error when lowered) from recursing for ever.
+void collectStreams(const Ir &ir, GraphId g, std::set<GraphId> &seen, std::set<StreamId> &out) {
+  if (!seen.insert(g).second)
+    return;
+  for (OpId o : ir.graph(g).ops) {
+    const OpInfo &op = ir.op(o);
+    const Effects e = op.calledGraphs.empty() ? opRow(op.type).effects(ir, op) : Effects{};
+    out.insert(e.streams.begin(), e.streams.end());
+    for (GraphId called : op.calledGraphs)
+      collectStreams(ir, called, seen, out);
+  }
+}
+} // namespace
+
+/// A call writes the inputs it passes by reference and transfers on the streams of the graph
+/// it calls.
+Effects effectsCall(const Ir &ir, const OpInfo &op) {
+  Effects e;
+  const auto &byRef = ir.graph(op.calledGraphs.at(0)).inputByRef;
+  for (std::size_t i = 0; i < byRef.size(); ++i)
+    if (byRef[i])
+      e.modifiedInputs.push_back(i);
+  std::set<GraphId> seen;
+  std::set<StreamId> streams;
+  collectStreams(ir, op.calledGraphs.at(0), seen, streams);
+  e.streams.assign(streams.begin(), streams.end());
+  return e;
+}
+
+namespace {
 /// Inputs passed by reference (TensorByRef) get the called graph's final value back.
 void copyBackByRef(const LowerContext &c, const OpInfo &op, const LoweredGraph &called) {
   const auto &byRef = c.ir.graph(op.calledGraphs[0]).inputByRef;
@@ -58,6 +92,54 @@ void lowerCall(const LowerContext &c, const OpInfo &op) {
     c.setOut(op, i, out);
   }
   copyBackByRef(c, op, called);
+}
+
+namespace {
+std::size_t indexIn(const std::vector<TensorId> &ts, TensorId t) {
+  return std::size_t(std::find(ts.begin(), ts.end(), t) - ts.begin());
+}
+} // namespace
+
+/// A call's gradient: a call of the called graph's gradient graph, given the gradients of the
+/// call's outputs (zeros for those without one) and the forward values it needs, read at this
+/// call site (the call's inputs, or its outputs, which stitching may have just added).
+void gradCall(GradContext &c, const OpInfo &op) {
+  bool anyGrad = false;
+  for (std::size_t i = 0; i < op.outputs.size(); ++i)
+    anyGrad = anyGrad || c.outputGrad(op, i).has_value();
+  if (!anyGrad)
+    return;
+  const GraphId g = op.calledGraphs.at(0);
+  const GradGraphInfo grad = c.calledGradGraph(g);
+  const OpInfo call = c.ir().op(op.id); // with the outputs stitching added
+  const GraphInfo called = c.ir().graph(g);
+  std::vector<TensorId> inputs;
+  for (const ExpectedConnection &conn : grad.expectedInputs) {
+    const std::size_t out = indexIn(called.outputs, conn.fwd);
+    if (conn.isGrad) {
+      const auto given = out < op.outputs.size() ? c.outputGrad(op, out) : std::nullopt;
+      inputs.push_back(given ? *given : c.zeros(c.spec(conn.fwd)));
+    } else if (out < called.outputs.size()) {
+      inputs.push_back(c.fwd(call.outputs.at(out)));
+    } else {
+      const std::size_t in = indexIn(called.inputs, conn.fwd);
+      if (in == called.inputs.size())
+        opError(op, "autodiff: the gradient graph of '" + called.name + "' needs '" +
+                        c.ir().tensor(conn.fwd).name +
+                        "', which is neither an input nor an output of it");
+      inputs.push_back(c.fwd(call.inputs[in]));
+    }
+  }
+  const std::vector<TensorId> grads = c.opOutputs("call", inputs, {}, {grad.graph});
+  for (std::size_t k = 0; k < grad.expectedOutputs.size(); ++k) {
+    const std::size_t in = indexIn(called.inputs, grad.expectedOutputs[k].fwd);
+    if (in == called.inputs.size())
+      opError(op, "autodiff: output " + std::to_string(k) + " of the gradient graph of '" +
+                      called.name + "' is the gradient of '" +
+                      c.ir().tensor(grad.expectedOutputs[k].fwd).name +
+                      "', which is not an input of it");
+    c.addInputGrad(op, in, grads[k]);
+  }
 }
 
 std::vector<TensorSpec> inferRepeat(const Ir &ir, const OpInfo &op) {

@@ -43,7 +43,7 @@ void putAttribute(std::ostream &out, const Attribute &a) {
 
 std::string executableKey(const Ir &ir, const std::string &device) {
   std::ostringstream out;
-  put(out, std::string("popxl-executable-1"));
+  put(out, std::string("popxl-executable-2"));
   put(out, device);
   put(out, std::int64_t(ir.numHostTransfers));
   put(out, std::int64_t(ir.replicationFactor));
@@ -62,6 +62,8 @@ std::string executableKey(const Ir &ir, const std::string &device) {
     put(out, graph.inputs);
     put(out, graph.outputs);
     put(out, graph.inputByRef);
+    for (const auto &[before, after] : graph.topoCons)
+      put(out, std::vector<OpId>{before, after});
     for (OpId o : graph.ops) {
       const OpInfo &op = ir.op(o);
       put(out, op.type);

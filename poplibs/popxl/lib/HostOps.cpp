@@ -34,6 +34,10 @@ void lowerHostLoad(const LowerContext &c, const OpInfo &op) {
   c.setOut(op, 0, t);
 }
 
+Effects effectsHostIO(const Ir &, const OpInfo &op) {
+  return {{}, false, {StreamId(intAttr(op, "stream"))}};
+}
+
 std::vector<TensorSpec> inferNothing(const Ir &ir, const OpInfo &op) {
   const StreamInfo &s = streamOf(ir, op, false);
   const TensorSpec &t = inputSpec(ir, op, 0);

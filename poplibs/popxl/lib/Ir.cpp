@@ -4,6 +4,7 @@
 #include "OpTable.hpp"
 #include "support/CheckedMath.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace popxl {
@@ -47,10 +48,12 @@ std::string toString(const TensorSpec &spec) {
   return os.str();
 }
 
-Ir::Ir() { graphs_.push_back({"main_graph", {}, {}, {}, {}}); }
+Ir::Ir() { createGraph("main_graph"); }
 
 GraphId Ir::createGraph(const std::string &name) {
-  graphs_.push_back({name, {}, {}, {}, {}});
+  GraphInfo info;
+  info.name = name;
+  graphs_.push_back(std::move(info));
   return graphs_.size() - 1;
 }
 
@@ -119,7 +122,27 @@ void Ir::addGraphOutput(GraphId g, TensorId t) {
   if (tensor(t).graph != g)
     throw error("popxl.graph_output: tensor '" + tensors_[t].name + "' is not in graph '" +
                 graph(g).name + "'");
+  std::vector<OpId> calls;
+  for (const OpInfo &op : ops_) {
+    if (std::find(op.calledGraphs.begin(), op.calledGraphs.end(), g) == op.calledGraphs.end())
+      continue;
+    if (op.type != "call")
+      throw error("popxl.graph_output: graph '" + graphs_[g].name + "' cannot gain output '" +
+                  tensors_[t].name + "': " + op.type + " '" + op.name +
+                  "' calls it, and carries its outputs to its inputs");
+    calls.push_back(op.id);
+  }
   graphs_[g].outputs.push_back(t);
+  for (OpId o : calls) {
+    TensorInfo info{ops_[o].name + ":" + std::to_string(ops_[o].outputs.size()),
+                    tensors_[t].spec,
+                    TensorKind::Intermediate,
+                    ops_[o].graph,
+                    {}};
+    info.producer = o;
+    const TensorId out = addTensor(std::move(info));
+    ops_[o].outputs.push_back(out);
+  }
 }
 
 StreamId Ir::addStream(const std::string &name, const TensorSpec &spec, bool hostToDevice) {
@@ -141,7 +164,7 @@ std::vector<TensorId> Ir::createOp(GraphId g, const std::string &type,
                                    const std::vector<GraphId> &calledGraphs) {
   graph(g);
   const auto &row = internal::opRow(type);
-  OpInfo op{type, name.empty() ? type : name, g, inputs, {}, attrs, calledGraphs};
+  OpInfo op{type, name.empty() ? type : name, g, inputs, {}, attrs, calledGraphs, ops_.size()};
   for (TensorId t : inputs)
     if (tensor(t).graph != g)
       throw error("popxl.ops." + type + ": input '" + tensors_[t].name + "' is in graph '" +
@@ -159,7 +182,71 @@ std::vector<TensorId> Ir::createOp(GraphId g, const std::string &type,
   }
   ops_.push_back(op);
   graphs_[g].ops.push_back(id);
+  sequenceOp(g, id);
   return ops_.back().outputs;
+}
+
+void Ir::addTopoCon(OpId before, OpId after) {
+  if (before >= ops_.size() || after >= ops_.size())
+    throw error("popxl: topological constraint between ops " + std::to_string(before) + " and " +
+                std::to_string(after) + ": the Ir has " + std::to_string(ops_.size()) + " ops");
+  const OpInfo &a = ops_[before], &b = ops_[after];
+  if (a.graph != b.graph)
+    throw error("popxl: topological constraint between " + a.type + " '" + a.name + "' in graph '" +
+                graphs_[a.graph].name + "' and " + b.type + " '" + b.name + "' in graph '" +
+                graphs_[b.graph].name + "': both ops must be in one graph");
+  if (before == after)
+    throw error("popxl: topological constraint of " + a.type + " '" + a.name + "' with itself");
+  graphs_[a.graph].topoCons.emplace_back(before, after);
+}
+
+void Ir::pushInSequence(bool enabled) { sequenceScopes_.push_back({enabled, {}}); }
+
+void Ir::popInSequence() {
+  if (sequenceScopes_.empty())
+    throw error("popxl.in_sequence: no in-sequence scope is open");
+  const SequenceScope done = std::move(sequenceScopes_.back());
+  sequenceScopes_.pop_back();
+  if (sequenceScopes_.empty())
+    return;
+  const std::size_t parent = sequenceScopes_.size() - 1;
+  for (const auto &[g, f] : done.graphs) {
+    if (f.tail.empty())
+      continue;
+    SequenceFrontier &p = frontier(parent, g);
+    if (sequenceScopes_[parent].enabled) // the scope's ops as one block after the parent's
+      p.tail = f.tail;
+    else
+      p.tail.insert(p.tail.end(), f.tail.begin(), f.tail.end());
+  }
+}
+
+Ir::SequenceFrontier &Ir::frontier(std::size_t scope, GraphId g) {
+  auto &graphs = sequenceScopes_[scope].graphs;
+  auto it = graphs.find(g);
+  if (it != graphs.end())
+    return it->second;
+  SequenceFrontier f;
+  if (scope > 0) { // the scope's first op in `g` follows what its parent ordered before it
+    const SequenceFrontier &parent = frontier(scope - 1, g);
+    f.entry =
+        sequenceScopes_[scope - 1].enabled && !parent.tail.empty() ? parent.tail : parent.entry;
+  }
+  return graphs.emplace(g, std::move(f)).first->second;
+}
+
+void Ir::sequenceOp(GraphId g, OpId op) {
+  if (sequenceScopes_.empty())
+    return;
+  const std::size_t top = sequenceScopes_.size() - 1;
+  SequenceFrontier &f = frontier(top, g);
+  const bool enabled = sequenceScopes_[top].enabled;
+  for (OpId before : enabled && !f.tail.empty() ? f.tail : f.entry)
+    addTopoCon(before, op);
+  if (enabled)
+    f.tail = {op};
+  else
+    f.tail.push_back(op);
 }
 
 } // namespace popxl

@@ -8,7 +8,7 @@ namespace popxl::internal {
 
 namespace {
 const OpRow kOps[] = {
-#define POPXL_OP(type, infer, lower, grad) {type, infer, lower, grad},
+#define POPXL_OP(type, infer, lower, grad, effects) {type, infer, lower, grad, effects},
 #include "Ops.def"
 };
 } // namespace
@@ -103,6 +103,12 @@ void noGrad(GradContext &c, const OpInfo &op) {
     if (c.outputGrad(op, i))
       opError(op, "autodiff: this op has no gradient yet");
 }
+
+Effects noEffects(const Ir &, const OpInfo &) { return {}; }
+
+Effects effectsView(const Ir &, const OpInfo &) { return {{}, true, {}}; }
+
+Effects effectsInPlace(const Ir &, const OpInfo &) { return {{0}, true, {}}; }
 
 TensorId sumToShape(GradContext &c, TensorId grad, const std::vector<std::int64_t> &shape) {
   const auto &gs = c.spec(grad).shape;

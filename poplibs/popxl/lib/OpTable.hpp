@@ -1,6 +1,7 @@
 // The op table's row type and the functions its rows name (Ops.def).
 #pragma once
 
+#include <popxl/Autodiff.hpp>
 #include <popxl/Ir.hpp>
 
 #include <poplar/Graph.hpp>
@@ -59,26 +60,49 @@ public:
   /// An op in the gradient graph; all its outputs.
   virtual std::vector<TensorId> opOutputs(const std::string &type,
                                           const std::vector<TensorId> &inputs,
-                                          const Attributes &attrs = {}) = 0;
+                                          const Attributes &attrs = {},
+                                          const std::vector<GraphId> &calledGraphs = {}) = 0;
   /// A scalar constant of `dtype` in the gradient graph.
   virtual TensorId scalar(double value, DType dtype) = 0;
+  /// A constant of zeros of `spec` in the gradient graph.
+  virtual TensorId zeros(const TensorSpec &spec) = 0;
+  /// The gradient graph of a graph the forward graph calls (made once, then reused); making it
+  /// may add outputs to that graph and so to its calls.
+  virtual GradGraphInfo calledGradGraph(GraphId called) = 0;
   /// A copy: the rules add tensors, which may move the table a reference would point into.
   TensorSpec spec(TensorId t) { return ir().tensor(t).spec; }
+};
+
+/// What the scheduler must know of an op beyond the inputs it reads and the outputs it makes:
+/// the inputs it writes in place, whether its output 0 is input 0 or a view of it (so that
+/// writes to one show in the other), and the host streams it transfers on (a stream is a FIFO,
+/// so its transfers keep their order).
+struct Effects {
+  std::vector<std::size_t> modifiedInputs;
+  bool outputAliasesInput = false;
+  std::vector<StreamId> streams;
 };
 
 using InferFn = std::vector<TensorSpec> (*)(const Ir &, const OpInfo &);
 using LowerFn = void (*)(const LowerContext &, const OpInfo &);
 using GradFn = void (*)(GradContext &, const OpInfo &);
+using EffectsFn = Effects (*)(const Ir &, const OpInfo &);
 
 struct OpRow {
   const char *type;
   InferFn infer;
   LowerFn lower;
   GradFn grad;
+  EffectsFn effects;
 };
 
 /// The rule of ops without a gradient: an error if autodiff needs one.
 void noGrad(GradContext &, const OpInfo &);
+/// Effects of ops that only read their inputs; of views (output 0 a view of input 0); of
+/// in-place updates of input 0 (output 0 is it).
+Effects noEffects(const Ir &, const OpInfo &);
+Effects effectsView(const Ir &, const OpInfo &);
+Effects effectsInPlace(const Ir &, const OpInfo &);
 /// `grad` summed over the dimensions numpy broadcasting added or stretched, so that it has
 /// `shape`: the gradient of a broadcast operand.
 TensorId sumToShape(GradContext &c, TensorId grad, const std::vector<std::int64_t> &shape);
@@ -106,10 +130,11 @@ std::string shapeText(const std::vector<std::int64_t> &shape);
 poplar::Type poplarType(DType t);
 std::vector<std::size_t> poplarShape(const std::vector<std::int64_t> &shape);
 
-#define POPXL_OP(type, infer, lower, grad)                                                         \
+#define POPXL_OP(type, infer, lower, grad, effects)                                                \
   std::vector<TensorSpec> infer(const Ir &, const OpInfo &);                                       \
   void lower(const LowerContext &, const OpInfo &);                                                \
-  void grad(GradContext &, const OpInfo &);
+  void grad(GradContext &, const OpInfo &);                                                        \
+  Effects effects(const Ir &, const OpInfo &);
 #include "Ops.def"
 
 } // namespace popxl::internal

@@ -130,14 +130,14 @@ struct Session::Impl {
 };
 
 void Session::Impl::lowerOps(GraphId g, Sequence &seq) {
-  internal::LowerContext context{ir, graph, seq, tensors,
-                                 streams, [this](GraphId c) -> const auto &{return lowerGraph(c);
-}
-}; // namespace popxl
-for (OpId o : ir.graph(g).ops) {
-  const OpInfo &op = ir.op(o);
-  internal::opRow(op.type).lower(context, op);
-}
+  auto lower = [this](GraphId called) -> const internal::LoweredGraph & {
+    return lowerGraph(called);
+  };
+  const internal::LowerContext context{ir, graph, seq, tensors, streams, lower};
+  for (OpId o : ir.schedule(g)) {
+    const OpInfo &op = ir.op(o);
+    internal::opRow(op.type).lower(context, op);
+  }
 }
 
 const internal::LoweredGraph &Session::Impl::lowerGraph(GraphId g) {

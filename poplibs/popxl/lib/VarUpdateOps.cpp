@@ -239,6 +239,13 @@ std::vector<TensorSpec> inferAdamUpdater(const Ir &ir, const OpInfo &op) {
   return {weight ? inputSpec(ir, op, 2) : m};
 }
 
+Effects effectsAdamUpdater(const Ir &, const OpInfo &op) {
+  Effects e;
+  if (intAttr(op, "time_step") != 0) // incremented in place
+    e.modifiedInputs.push_back(adamTensors(op) - 1);
+  return e;
+}
+
 void lowerAdamUpdater(const LowerContext &c, const OpInfo &op) {
   const bool weight = intAttr(op, "weight") != 0, step = intAttr(op, "time_step") != 0;
   const poplar::Type type = poplarType(c.ir.tensor(op.outputs[0]).spec.dtype);

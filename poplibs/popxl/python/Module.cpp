@@ -9,6 +9,8 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <optional>
+#include <tuple>
 
 namespace py = pybind11;
 using namespace popxl;
@@ -100,17 +102,56 @@ PYBIND11_MODULE(_popxl, m) {
       .def("graph_outputs", [](const Ir &ir, GraphId g) { return ir.graph(g).outputs; })
       .def("autodiff",
            [](Ir &ir, GraphId g, const std::vector<TensorId> &provided,
-              const std::vector<TensorId> &required) {
-             const GradGraphInfo info = autodiff(ir, g, provided, required);
-             auto connections = [](const std::vector<ExpectedConnection> &list) {
-               std::vector<std::pair<TensorId, bool>> out;
+              const std::vector<TensorId> &required, const std::vector<py::tuple> &known) {
+             // A GradGraphInfo crosses as (forward, graph, [(tensor, is_grad)] inputs, outputs).
+             using Pairs = std::vector<std::pair<TensorId, bool>>;
+             auto fromPairs = [](const Pairs &pairs) {
+               std::vector<ExpectedConnection> out;
+               for (const auto &[t, isGrad] : pairs)
+                 out.push_back({t, isGrad});
+               return out;
+             };
+             auto toPairs = [](const std::vector<ExpectedConnection> &list) {
+               Pairs out;
                for (const auto &c : list)
                  out.emplace_back(c.fwd, c.isGrad);
                return out;
              };
-             return py::make_tuple(info.graph, connections(info.expectedInputs),
-                                   connections(info.expectedOutputs));
+             GradGraphInfos given;
+             for (const py::tuple &k : known) {
+               GradGraphInfo info;
+               info.forward = k[0].cast<GraphId>();
+               info.graph = k[1].cast<GraphId>();
+               info.expectedInputs = fromPairs(k[2].cast<Pairs>());
+               info.expectedOutputs = fromPairs(k[3].cast<Pairs>());
+               given[info.forward] = info;
+             }
+             std::vector<py::tuple> all;
+             for (const auto &[fwd, info] : autodiffAll(ir, g, provided, required, given))
+               all.push_back(py::make_tuple(fwd, info.graph, toPairs(info.expectedInputs),
+                                            toPairs(info.expectedOutputs)));
+             return all;
            })
+      .def("push_in_sequence", &Ir::pushInSequence)
+      .def("pop_in_sequence", &Ir::popInSequence)
+      .def("add_topo_con", &Ir::addTopoCon)
+      .def_property_readonly("num_ops", &Ir::numOps)
+      .def_property_readonly("num_tensors", &Ir::numTensors)
+      .def_property_readonly("num_graphs", &Ir::numGraphs)
+      .def("tensor_producer",
+           [](const Ir &ir, TensorId t) -> std::optional<OpId> {
+             const OpId p = ir.tensor(t).producer;
+             return p == ~std::size_t(0) ? std::nullopt : std::optional<OpId>(p);
+           })
+      .def("graph_schedule",
+           [](const Ir &ir, GraphId g) {
+             std::vector<std::tuple<OpId, std::string, std::string>> ops;
+             for (OpId o : ir.schedule(g))
+               ops.emplace_back(o, ir.op(o).type, ir.op(o).name);
+             return ops;
+           })
+      .def("op_io",
+           [](const Ir &ir, OpId o) { return py::make_tuple(ir.op(o).inputs, ir.op(o).outputs); })
       .def("stream_name", [](const Ir &ir, StreamId s) { return ir.stream(s).name; })
       .def("stream_shape", [](const Ir &ir, StreamId s) { return ir.stream(s).spec.shape; })
       .def("stream_dtype",

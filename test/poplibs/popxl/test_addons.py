@@ -77,3 +77,41 @@ def test_module_training_with_autodiff():
         trained = session.get_tensors_data(variables.tensors)
     assert losses[-1] < 0.5 * losses[0], losses
     assert set(trained) == set(variables.tensors)
+
+
+class Scale(addons.Module):
+    def __init__(self, factor):
+        super().__init__(cache=True)
+        self.factor = factor
+
+    def build(self, x):
+        return x * self.factor
+
+
+def test_graph_cache_reuses_graphs_of_equal_specs():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        cache = addons.GraphCache()
+        a = cache.create_graph(lambda x: x + 1.0, popxl.TensorSpec((2,), popxl.float32))
+        fn = lambda x: x * 2.0  # noqa: E731
+        b = cache.create_graph(fn, popxl.TensorSpec((2,), popxl.float32))
+        c = cache.create_graph(fn, popxl.constant(np.zeros(2, np.float32)))
+        d = cache.create_graph(fn, popxl.TensorSpec((3,), popxl.float32))
+        assert b is c and a is not b and d is not b
+        module = Scale(2.0)
+        _, g1 = module.create_graph(popxl.TensorSpec((2,), popxl.float32))
+        _, g2 = module.create_graph(popxl.TensorSpec((2,), popxl.float32))
+        module.factor = 3.0
+        _, g3 = module.create_graph(popxl.TensorSpec((2,), popxl.float32))
+        assert g1 is g2 and g3 is not g1
+
+
+def test_print_schedule_lists_the_ops_in_order():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        _, graph = Linear(4).create_graph(popxl.TensorSpec((2, 3), popxl.float32))
+    text = graph.print_schedule()
+    lines = text.splitlines()
+    assert lines[0].startswith("Graph : ")
+    assert [line.split()[0] for line in lines[1:]] == ["matmul", "add"]
+    assert "[(2, 3) float32]" in lines[1]

@@ -115,3 +115,41 @@ def test_print_tensor_prints_when_the_program_runs_and_passes_the_tensor_through
     np.testing.assert_allclose(result[out], [4.0, -3.0])
     printed = capfd.readouterr().out
     assert "doubled" in printed and "3" in printed and "-4" in printed
+
+
+def test_host_copy_of_the_variables_outside_the_session_context():
+    """Detached, get_tensor_data gives the host copy: the initial value, then the device's as
+    of the last exit (weights_to_host); a write while detached reaches the device."""
+    ir = popxl.Ir()
+    with ir.main_graph:
+        w = popxl.variable(np.zeros(3, np.float32), name="w")
+        ops.var_updates.accumulate_(w, popxl.constant(np.ones(3, np.float32)))
+    session = popxl.Session(ir, "cpu")
+    np.testing.assert_array_equal(session.get_tensor_data(w), [0, 0, 0])
+    with session:
+        session.run()
+        np.testing.assert_array_equal(session.get_tensor_data(w), [1, 1, 1])
+        session.run()
+    np.testing.assert_array_equal(session.get_tensor_data(w), [2, 2, 2])
+    session.write_variable_data(w, np.full(3, 5, np.float32))
+    np.testing.assert_array_equal(session.get_tensor_data(w), [5, 5, 5])
+    with session:
+        session.run()
+    np.testing.assert_array_equal(session.get_tensor_data(w), [6, 6, 6])
+    with pytest.raises(ValueError, match="Must be attached"):
+        session.weights_to_host()
+
+
+def test_without_weights_to_host_on_exit_the_host_copy_stays():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        w = popxl.variable(np.zeros(2, np.float32), name="w")
+        ops.var_updates.accumulate_(w, popxl.constant(np.ones(2, np.float32)))
+    session = popxl.Session(ir, "cpu", weights_to_host_on_exit=False)
+    with session:
+        session.run()
+    np.testing.assert_array_equal(session.get_tensor_data(w), [0, 0])
+    with session:  # attaching writes the host copy to the device (weights_from_host)
+        session.run()
+        session.weights_to_host()
+    np.testing.assert_array_equal(session.get_tensor_data(w), [1, 1])

@@ -4,6 +4,7 @@
 
 #include <popxl/Ir.hpp>
 
+#include <map>
 #include <vector>
 
 namespace popxl {
@@ -25,11 +26,24 @@ struct GradGraphInfo {
   std::vector<ExpectedConnection> expectedOutputs;
 };
 
+/// Gradient graphs by the forward graph they differentiate.
+using GradGraphInfos = std::map<GraphId, GradGraphInfo>;
+
 /// Differentiates `forward` (not the main graph): `gradsProvided` are forward outputs whose
 /// gradients the caller gives (all outputs when empty), `gradsRequired` the forward inputs
-/// whose gradients the new graph returns (all inputs when empty).
+/// whose gradients the new graph returns (all inputs when empty). A graph it calls is
+/// differentiated too, once (for all its floating-point inputs and outputs, a gradient of zero
+/// given for an output that has none at a call site), and its gradient graph called from the
+/// new one; `calledGraphsGradInfo` gives gradient graphs to use instead for some called graphs.
 GradGraphInfo autodiff(Ir &ir, GraphId forward, std::vector<TensorId> gradsProvided = {},
-                       std::vector<TensorId> gradsRequired = {});
+                       std::vector<TensorId> gradsRequired = {},
+                       const GradGraphInfos &calledGraphsGradInfo = {});
+
+/// As autodiff, returning every gradient graph it made or used: `forward`'s and those of the
+/// graphs it calls, directly or not.
+GradGraphInfos autodiffAll(Ir &ir, GraphId forward, std::vector<TensorId> gradsProvided = {},
+                           std::vector<TensorId> gradsRequired = {},
+                           const GradGraphInfos &calledGraphsGradInfo = {});
 
 } // namespace popxl
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -58,15 +59,19 @@ struct OpInfo {
   std::vector<TensorId> inputs, outputs;
   Attributes attrs;
   std::vector<GraphId> calledGraphs;
+  OpId id = 0; // its index in the Ir
 };
 
 struct GraphInfo {
   std::string name;
-  std::vector<OpId> ops; // in creation order, which is a valid schedule
+  std::vector<OpId> ops; // in creation order (Ir::schedule gives the order they run in)
   std::vector<TensorId> inputs, outputs;
   /// Per input: passed by reference (TensorByRef): a call copies its final value back to the
   /// caller's tensor.
   std::vector<bool> inputByRef;
+  /// Ordering constraints besides data (before, after): from in-sequence scopes and
+  /// Ir::addTopoCon.
+  std::vector<std::pair<OpId, OpId>> topoCons;
 };
 
 struct StreamInfo {
@@ -92,6 +97,9 @@ public:
                        std::vector<std::uint8_t> data);
   TensorId addGraphInput(GraphId graph, const std::string &name, const TensorSpec &spec,
                          bool byRef = false);
+  /// Adds `t` to the outputs of `graph`; the calls of the graph made already get an output for
+  /// it (autodiff exposes forward intermediates this way). A graph repeated by a `repeat` op
+  /// cannot gain outputs (they are carried to its inputs): an error.
   void addGraphOutput(GraphId graph, TensorId t);
   StreamId addStream(const std::string &name, const TensorSpec &spec, bool hostToDevice);
 
@@ -106,8 +114,22 @@ public:
   const GraphInfo &graph(GraphId g) const;
   const StreamInfo &stream(StreamId s) const;
   std::size_t numTensors() const { return tensors_.size(); }
+  std::size_t numOps() const { return ops_.size(); }
   std::size_t numGraphs() const { return graphs_.size(); }
   std::size_t numStreams() const { return streams_.size(); }
+  /// Op `before` runs before op `after` (both of one graph), whatever data says.
+  void addTopoCon(OpId before, OpId after);
+  /// While an in-sequence scope is open, the ops created in each graph run in creation order
+  /// (popxl.in_sequence); a disabled scope leaves its ops unordered among themselves, but
+  /// ordered as one block inside an enabled scope around it. Prefer the InSequence guard.
+  void pushInSequence(bool enabled);
+  void popInSequence();
+  /// The order the ops of `graph` run in: a topological order of their data dependencies, the
+  /// graph's topoCons, and the order of accesses to tensors written in place (readers before a
+  /// write stay before it, later ones after, whatever views they read through) and to each host
+  /// stream. Throws popxl::error naming the ops of a cycle.
+  std::vector<OpId> schedule(GraphId graph) const;
+
   /// Replaces a variable's host value (Session::writeVariableData before compiling).
   void setData(TensorId t, std::vector<std::uint8_t> data);
 
@@ -115,11 +137,36 @@ public:
   unsigned replicationFactor = 1;
 
 private:
+  /// Per graph, the ops the next op of an in-sequence scope must follow (`entry`: those before
+  /// the scope; `tail`: the last one in an enabled scope, all of them in a disabled one).
+  struct SequenceFrontier {
+    std::vector<OpId> entry, tail;
+  };
+  struct SequenceScope {
+    bool enabled;
+    std::map<GraphId, SequenceFrontier> graphs;
+  };
+  SequenceFrontier &frontier(std::size_t scope, GraphId g);
+  void sequenceOp(GraphId g, OpId op);
+
   TensorId addTensor(TensorInfo info);
   std::vector<TensorInfo> tensors_;
   std::vector<OpInfo> ops_;
   std::vector<GraphInfo> graphs_;
   std::vector<StreamInfo> streams_;
+  std::vector<SequenceScope> sequenceScopes_;
+};
+
+/// `popxl.in_sequence()` in C++: the ops created in `ir` while it lives run in creation order.
+class InSequence {
+public:
+  explicit InSequence(Ir &ir, bool enabled = true) : ir_(ir) { ir_.pushInSequence(enabled); }
+  ~InSequence() { ir_.popInSequence(); }
+  InSequence(const InSequence &) = delete;
+  InSequence &operator=(const InSequence &) = delete;
+
+private:
+  Ir &ir_;
 };
 
 } // namespace popxl

@@ -47,17 +47,28 @@ def _pop():
 
 
 class in_sequence:
-    """``with popxl.in_sequence():`` or ``@popxl.in_sequence()``: ops created inside run in the
-    order they were created. libpopxl schedules every graph's ops in creation order already, so
-    this is accepted and changes nothing (``in_sequence(False)`` is accepted too)."""
+    """``with popxl.in_sequence():`` or ``@popxl.in_sequence()``: the ops created inside run in
+    the order they were created, in each graph (ordering constraints besides their data; without
+    them the scheduler may run ops that do not depend on each other in any order).
+    ``in_sequence(False)`` leaves its ops unordered among themselves; inside an enabled scope
+    they still run as one block in its sequence. Entered inside a graph context; it applies to
+    that graph's Ir."""
 
     def __init__(self, enabled=True):
         self.enabled = bool(enabled)
+        self._irs = []  # one per entry: a decorated function may recurse
 
     def __enter__(self):
+        if not _stack():
+            raise RuntimeError("popxl.in_sequence: no current graph; enter one first "
+                               "(`with ir.main_graph, popxl.in_sequence():`)")
+        ir = get_ir()
+        ir._pb.push_in_sequence(self.enabled)
+        self._irs.append(ir)
         return self
 
     def __exit__(self, *exc):
+        self._irs.pop()._pb.pop_in_sequence()
         return False
 
     def __call__(self, fn):

@@ -33,6 +33,17 @@ class Graph:
         from .tensor import Tensor
         return tuple(Tensor(self, t) for t in self._ir._pb.graph_outputs(self._id))
 
+    def _schedule(self):
+        """The graph's ops in the order they run: (type, name, input Tensors, output Tensors)
+        each."""
+        from .tensor import Tensor
+        ops = []
+        for op_id, op_type, name in self._ir._pb.graph_schedule(self._id):
+            ins, outs = self._ir._pb.op_io(op_id)
+            ops.append((op_type, name, [Tensor(self, t) for t in ins],
+                        [Tensor(self, t) for t in outs]))
+        return ops
+
     def __enter__(self):
         context._push(self)
         return self

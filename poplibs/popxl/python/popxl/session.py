@@ -12,6 +12,10 @@ class Session:
         self._ir = ir
         self._pb = _popxl.Session(ir._pb, device_desc, cache_dir or "")
         self._attached = 0
+        self._weights_to_host_on_exit = weights_to_host_on_exit
+        # The host copy of the variables (by tensor id), as of the last weights_to_host or
+        # write: what get_tensor_data gives while detached.
+        self._host = {}
 
     @property
     def ir(self):
@@ -19,9 +23,13 @@ class Session:
 
     def __enter__(self):
         self._attached += 1
+        if self._attached == 1:
+            self.weights_from_host()
         return self
 
     def __exit__(self, *exc):
+        if self._attached == 1 and self._weights_to_host_on_exit:
+            self.weights_to_host()
         self._attached -= 1
         return False
 
@@ -66,28 +74,53 @@ class Session:
         return result
 
     def get_tensor_data(self, tensor):
-        self._check_attached("get_tensor_data")
-        return self._pb.tensor_data(self._ir._pb, tensor.id)
+        """The value of a variable or constant: read from the device while attached (which
+        refreshes the host copy), else the host copy (as of the last weights_to_host, by
+        default when the last `with session:` exited)."""
+        kind = self._ir._pb.tensor_kind(tensor.id)
+        if kind not in ("variable", "constant"):
+            raise ValueError(f"popxl.Session.get_tensor_data: {tensor} is not a variable or a "
+                             f"constant")
+        if kind == "constant":
+            return self._ir._pb.tensor_data(tensor.id)
+        if self.is_attached:
+            self._host[tensor.id] = self._pb.tensor_data(self._ir._pb, tensor.id)
+        elif tensor.id not in self._host:
+            self._host[tensor.id] = self._ir._pb.tensor_data(tensor.id)  # its initial value
+        return self._host[tensor.id]
 
     def get_tensors_data(self, tensors):
         return {t: self.get_tensor_data(t) for t in tensors}
 
     def write_variable_data(self, tensor, data):
+        """Writes the host copy of a variable and the device's value."""
         array = np.asarray(data)
         if array.shape != tensor.shape or array.dtype != tensor.dtype.as_numpy():
             raise ValueError(f"popxl.Session.write_variable_data: {tensor} needs "
                              f"{tensor.dtype} {tensor.shape}, got {array.dtype} {array.shape}")
-        self._pb.write_variable_data(tensor.id, np.ascontiguousarray(array))
+        array = np.array(array, order="C")
+        self._pb.write_variable_data(tensor.id, array)
+        self._host[tensor.id] = array
 
     def write_variables_data(self, tensors):
         for t, data in tensors.items():
             self.write_variable_data(t, data)
 
+    def _variable_ids(self):
+        pb = self._ir._pb
+        return [t for t in range(pb.num_tensors) if pb.tensor_kind(t) == "variable"]
+
     def weights_to_host(self):
-        """Device values are read on demand by get_tensor_data: nothing to do."""
+        """Copies every variable's device value to its host copy."""
+        self._check_attached("weights_to_host")
+        for t in self._variable_ids():
+            self._host[t] = self._pb.tensor_data(self._ir._pb, t)
 
     def weights_from_host(self):
-        """Variables are written when the Session is made and by write_variable_data."""
+        """Copies the host copies of the variables to the device."""
+        self._check_attached("weights_from_host")
+        for t, array in self._host.items():
+            self._pb.write_variable_data(t, array)
 
     @property
     def cache_entry(self):

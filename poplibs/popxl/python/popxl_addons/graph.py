@@ -39,6 +39,17 @@ class GraphWithNamedArgs:
     def call(self, *targs, args=None):
         return self.call_with_info(*targs, args=args).outputs
 
-    def autodiff(self, grads_provided=None, grads_required=None, **kwargs):
+    def autodiff(self, grads_provided=None, grads_required=None, called_graphs_grad_info=None,
+                 **kwargs):
         from .transforms import autodiff
-        return autodiff(self, grads_provided, grads_required)
+        return autodiff(self, grads_provided, grads_required, called_graphs_grad_info)
+
+    def print_schedule(self):
+        """The graph's ops in the order they run, one a line with their inputs and outputs (a
+        string, as Graphcore's returns it: print it)."""
+        def tensors(ts):
+            return ", ".join(f"{t.name} [{t.shape} {t.dtype}]" for t in ts)
+        lines = [f"Graph : {self.graph.name}"]
+        for op_type, name, inputs, outputs in self.graph._schedule():
+            lines.append(f"  {op_type} {name} ({tensors(inputs)}) -> ({tensors(outputs)})")
+        return "\n".join(lines)

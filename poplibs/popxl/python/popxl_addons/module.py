@@ -4,14 +4,21 @@ recorded factories; submodules assigned as attributes are inlined with dotted na
 import popxl
 
 from .graph import GraphWithNamedArgs
+from .graph_cache import GraphCache, _key
 from .named_tensors import NamedTensors
 from .variable_factory import NamedVariableFactories, VariableFactory
 
 
 class Module:
     def __init__(self, cache=False, grad_inlining_error="error"):
+        """`cache`: True (a GraphCache of this module's own) or a GraphCache shared with other
+        modules: create_graph with the same argument specs (and module settings) then reuses
+        the graph and factories it made before."""
         object.__setattr__(self, "_submodules", {})
         object.__setattr__(self, "_prefix", "")
+        object.__setattr__(self, "_graph_cache",
+                           cache if isinstance(cache, GraphCache) else
+                           GraphCache() if cache else None)
         self._reset()
 
     def _reset(self):
@@ -31,8 +38,19 @@ class Module:
         """A graph input of this module's graph, recorded with the factory that makes the
         variable bound to it."""
         key = self._prefix + name
-        factory = VariableFactory(data_iter, dtype, key, by_ref)
-        tensor = popxl.graph_input(factory.shape, factory.dtype, key, by_ref=by_ref)
+        return self._add_input(key, VariableFactory(data_iter, dtype, key, by_ref), overwrite)
+
+    def add_variable_inputs(self, name, factories):
+        """Graph inputs for every factory of `factories` (another module's, from its
+        create_graph), named under `name`: the outlining idiom, where a graph made once is bound
+        to each use's own variables (`graph.bind(self.add_variable_inputs("fc2", facts))`)."""
+        out = NamedTensors()
+        for key, factory in factories.to_dict().items():
+            out.insert(key, self._add_input(f"{self._prefix}{name}.{key}", factory))
+        return out
+
+    def _add_input(self, key, factory, overwrite=False):
+        tensor = popxl.graph_input(factory.shape, factory.dtype, key, by_ref=factory.by_ref)
         self._root._factories.insert(key, factory, overwrite)
         self._root._inputs.insert(key, tensor, overwrite)
         return tensor
@@ -54,6 +72,18 @@ class Module:
 
     def create_graph(self, *args, **kwargs):
         """(factories of its variables, the graph of build() with its variable inputs named)."""
+        if self._graph_cache is None:
+            return self._create_graph(*args, **kwargs)
+        return self._graph_cache._cached((type(self), self._settings()), args, kwargs,
+                                         lambda: self._create_graph(*args, **kwargs))
+
+    def _settings(self):
+        """What distinguishes this module's graphs besides the arguments: its public
+        attributes, submodules by their own settings."""
+        return tuple(sorted((k, v._settings() if isinstance(v, Module) else _key(v))
+                            for k, v in vars(self).items() if not k.startswith("_")))
+
+    def _create_graph(self, *args, **kwargs):
         self._reset()
         object.__setattr__(self, "_parent", None)
         self._bind_submodules(self, "")

@@ -12,5 +12,5 @@ def autodiff(graph, grads_provided=None, grads_required=None, called_graphs_grad
             raise ValueError("addons.autodiff: this graph was already differentiated (autodiff "
                              "adds outputs to the forward graph)")
         graph._differentiated = True
-    info = _autodiff(fwd, grads_provided, grads_required)
+    info = _autodiff(fwd, grads_provided, grads_required, called_graphs_grad_info)
     return GraphWithNamedArgs(info.graph, grad_graph_info=info)

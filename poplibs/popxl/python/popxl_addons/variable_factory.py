@@ -10,9 +10,16 @@ from .named_tensors import DotTree, NamedTensors
 
 
 def _data_iterator(data_iter):
+    """(an endless iterator of the values, the first value): a callable is called once per
+    value (it is test-called for the first), an iterator is read."""
     if callable(data_iter):
         first = data_iter()
-        return itertools.chain([first], iter(data_iter, object())), first
+
+        def values():
+            yield first
+            while True:
+                yield data_iter()
+        return values(), first
     it = iter(data_iter)
     first = next(it)
     return itertools.chain([first], it), first

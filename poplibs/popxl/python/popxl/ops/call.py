@@ -2,12 +2,21 @@
 
 
 class CallSiteInfo:
-    """How a call connects the called graph's inputs and outputs to the caller's tensors."""
+    """How a call connects the called graph's inputs and outputs to the caller's tensors. The
+    outputs are read from the op, since autodiff may add some (forward values its gradient
+    graph needs) after the call was made."""
 
-    def __init__(self, called_graph, inputs, outputs):
+    def __init__(self, called_graph, caller, op_id, inputs):
         self.called_graph = called_graph
+        self._caller = caller
+        self._op = op_id
         self.inputs = tuple(inputs)
-        self.outputs = tuple(outputs)
+
+    @property
+    def outputs(self):
+        from ..tensor import Tensor
+        _, outs = self._caller.ir._pb.op_io(self._op)
+        return tuple(Tensor(self._caller, t) for t in outs)
 
     def parent_input(self, i):
         return self.inputs[i]
@@ -53,14 +62,16 @@ def _arguments(graph, inputs, inputs_dict, what):
     return args
 
 
-def call_with_info(graph, *inputs, inputs_dict=None, check_inputs=True):
+def _call_op(op_type, graph, args, attrs):
     from .. import context
-    from ..tensor import Tensor
-    args = _arguments(graph, inputs, inputs_dict, "call")
     caller = context.gcg()
-    outs = caller.ir._pb.create_op(caller.id, "call", [a.id for a in args], {},
-                                   f"call({graph.name})", [graph.id])
-    return CallSiteInfo(graph, args, [Tensor(caller, o) for o in outs])
+    caller.ir._pb.create_op(caller.id, op_type, [a.id for a in args], attrs,
+                            f"{op_type}({graph.name})", [graph.id])
+    return CallSiteInfo(graph, caller, caller.ir._pb.num_ops - 1, args)
+
+
+def call_with_info(graph, *inputs, inputs_dict=None, check_inputs=True):
+    return _call_op("call", graph, _arguments(graph, inputs, inputs_dict, "call"), {})
 
 
 def call(graph, *inputs, inputs_dict=None):
@@ -70,14 +81,8 @@ def call(graph, *inputs, inputs_dict=None):
 def repeat_with_info(graph, repeat_count, *inputs, inputs_dict=None, check_inputs=True):
     """Calls `graph` repeat_count times; after each iteration its N outputs are copied onto its
     first N inputs (loop-carried), the other inputs keep their values."""
-    from .. import context
-    from ..tensor import Tensor
-    args = _arguments(graph, inputs, inputs_dict, "repeat")
-    caller = context.gcg()
-    outs = caller.ir._pb.create_op(caller.id, "repeat", [a.id for a in args],
-                                   {"repeat_count": int(repeat_count)},
-                                   f"repeat({graph.name})", [graph.id])
-    return CallSiteInfo(graph, args, [Tensor(caller, o) for o in outs])
+    return _call_op("repeat", graph, _arguments(graph, inputs, inputs_dict, "repeat"),
+                    {"repeat_count": int(repeat_count)})
 
 
 def repeat(graph, repeat_count, *inputs, inputs_dict=None):

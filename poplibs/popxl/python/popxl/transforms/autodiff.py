@@ -59,16 +59,27 @@ class GradGraphInfo:
 
 def autodiff(graph, grads_provided=None, grads_required=None, called_graphs_grad_info=None,
              return_all_grad_graphs=False):
+    """The gradient graph of `graph`. Graphs it calls are differentiated too (once each, or
+    taken from `called_graphs_grad_info`, {forward Graph: GradGraphInfo}) and their gradient
+    graphs called from it. With `return_all_grad_graphs`, {forward Graph: GradGraphInfo} of
+    `graph` and of every graph it calls."""
     ir = graph.ir
     provided = [t.id for t in (grads_provided or [])]
     required = [t.id for t in (grads_required or [])]
-    grad_id, inputs, outputs = ir._pb.autodiff(graph.id, provided, required)
-    grad = Graph(ir, grad_id)
+    known = [(info.forward_graph.id, info.graph.id,
+              [(c.fwd_tensor.id, c.connection_type == ExpectedConnectionType.FwdGrad)
+               for c in info.expected_inputs],
+              [(c.fwd_tensor.id, True) for c in info.expected_outputs])
+             for info in (called_graphs_grad_info or {}).values()]
+    infos = {}
+    for fwd_id, grad_id, inputs, outputs in ir._pb.autodiff(graph.id, provided, required, known):
+        fwd = graph if fwd_id == graph.id else Graph(ir, fwd_id)
 
-    def connection(pair):
-        tid, is_grad = pair
-        kind = ExpectedConnectionType.FwdGrad if is_grad else ExpectedConnectionType.Fwd
-        return ExpectedConnection(Tensor(graph, tid), kind)
+        def connection(pair, fwd=fwd):
+            tid, is_grad = pair
+            kind = ExpectedConnectionType.FwdGrad if is_grad else ExpectedConnectionType.Fwd
+            return ExpectedConnection(Tensor(fwd, tid), kind)
 
-    return GradGraphInfo(grad, graph, [connection(p) for p in inputs],
-                         [connection(p) for p in outputs])
+        infos[fwd] = GradGraphInfo(Graph(ir, grad_id), fwd, [connection(p) for p in inputs],
+                                   [connection(p) for p in outputs])
+    return infos if return_all_grad_graphs else infos[graph]
