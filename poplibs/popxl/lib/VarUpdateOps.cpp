@@ -248,7 +248,12 @@ Effects effectsAdamUpdater(const Ir &, const OpInfo &op) {
 
 void lowerAdamUpdater(const LowerContext &c, const OpInfo &op) {
   const bool weight = intAttr(op, "weight") != 0, step = intAttr(op, "time_step") != 0;
-  const poplar::Type type = poplarType(c.ir.tensor(op.outputs[0]).spec.dtype);
+  const poplar::Type outType = poplarType(c.ir.tensor(op.outputs[0]).spec.dtype);
+  // In float32 when a moment is: in float16 the bias corrections 1 - beta^t lose their digits
+  // (beta2 = 0.999 is held as 0.99902, so 1 - beta2 is 2% off).
+  const bool anyFloat =
+      c.in(op, 0).elementType() == poplar::FLOAT || c.in(op, 1).elementType() == poplar::FLOAT;
+  const poplar::Type type = anyFloat ? poplar::FLOAT : outType;
   Operands o(c, op, adamTensors(op), type, false);
   pe::Any m = o.input(0);
   pe::Any v = o.input(1);
@@ -265,6 +270,8 @@ void lowerAdamUpdater(const LowerContext &c, const OpInfo &op) {
   pe::Any update = pe::Divide(m, pe::Add(pe::Sqrt(v), eps));
   if (weight)
     update = pe::Add(update, pe::Mul(wd, o.input(2)));
+  if (type != outType)
+    update = pe::Cast(update, outType);
   c.setOut(op, 0, popops::map(c.graph, update, o.tensors(), c.prog, op.name));
 }
 

@@ -73,6 +73,26 @@ def test_adam_updater_counts_its_steps():
     np.testing.assert_allclose(first[outs["plain"]], m / (np.sqrt(v) + 1e-6), rtol=1e-5)
 
 
+def test_adam_updater_of_a_float16_moment_corrects_in_float32():
+    """A float16 first moment gives a float16 update, but the bias corrections 1 - beta^t are
+    computed in float32 (0.999 in float16 is 0.99902: 1 - beta2 would be 2% off)."""
+    m = np.full(4, 0.01, np.float16)
+    v = np.full(4, 1e-5, np.float32)
+    ir = popxl.Ir()
+    with ir.main_graph:
+        step = popxl.variable(np.float32(0), name="step")
+        upd = ops.var_updates.adam_updater(popxl.variable(m, popxl.float16), popxl.variable(v),
+                                           time_step=step, beta1=0.9, beta2=0.999, epsilon=1e-5)
+        out = popxl.d2h_stream(upd.shape, upd.dtype, "upd")
+        ops.host_store(out, upd)
+    session = popxl.Session(ir, "cpu")
+    with session:
+        got = session.run({})[out]
+    assert got.dtype == np.float16
+    want = np_adam_update(m.astype(np.float64), v, 0, 1, 0, 0.9, 0.999, 1e-5)
+    np.testing.assert_allclose(got, want, rtol=2e-3)
+
+
 def test_adam_var_update_applies_the_trust_ratio():
     w = RNG.normal(0, 1, (6,)).astype(np.float32)
     x = RNG.normal(0, 1, (6,)).astype(np.float32)
