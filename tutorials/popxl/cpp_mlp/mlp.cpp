@@ -118,15 +118,13 @@ int main(int argc, char **argv) {
   mlp::Program testing = mlp::testProgram(o.testBatch);
   popxl::Session testSession(testing.ir, o.device);
   for (std::size_t i = 0; i < testing.variables.size(); ++i)
-    testSession.writeVariableData(testing.variables[i],
-                                  session.tensorData(training.variables[i]));
+    testSession.writeVariableData(testing.variables[i], session.tensorData(training.variables[i]));
   unsigned correct = 0;
   for (unsigned step = 0; step < o.testSteps; ++step) {
     std::vector<std::size_t> rows(o.testBatch);
     std::iota(rows.begin(), rows.end(), std::size_t(step) * o.testBatch);
-    const auto logits =
-        mlp::valuesOf<float>(testSession.run({{testing.images, batchBytes(test, rows).first}})
-                                 .at(testing.output));
+    const auto logits = mlp::valuesOf<float>(
+        testSession.run({{testing.images, batchBytes(test, rows).first}}).at(testing.output));
     for (unsigned b = 0; b < o.testBatch; ++b) {
       const auto row = logits.begin() + std::ptrdiff_t(b * mlp::kClasses);
       correct += unsigned(std::max_element(row, row + mlp::kClasses) - row) ==

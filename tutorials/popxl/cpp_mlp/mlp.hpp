@@ -96,7 +96,8 @@ inline GraphId netGraph(Ir &ir, std::int64_t batch) {
   const GraphId hidden = ir.createGraph("linear_512");
   {
     const TensorId x = ir.addGraphInput(hidden, "x", {{batch, kHidden}, DType::Float32});
-    const auto wb = parameterInputs(ir, hidden, {{"weight", {kHidden, kHidden}}, {"bias", {kHidden}}});
+    const auto wb =
+        parameterInputs(ir, hidden, {{"weight", {kHidden, kHidden}}, {"bias", {kHidden}}});
     ir.addGraphOutput(hidden, linear(ir, hidden, x, wb[0], wb[1]));
   }
   const GraphId net = ir.createGraph("net");
@@ -153,9 +154,9 @@ inline Program trainingProgram(std::int64_t batch, float lr,
   const auto [args, outs] = callNet(p, net, image, values);
 
   const TensorId probs = op(ir, main, "softmax", {outs[0]}, {{"axis", std::int64_t(-1)}});
-  const auto lossAndGrad = ir.createOp(main, "nll_loss_with_softmax_grad", {probs, labels},
-                                       {{"reduction", std::string("mean")}, {"loss_grad", 1.0}},
-                                       "loss");
+  const auto lossAndGrad =
+      ir.createOp(main, "nll_loss_with_softmax_grad", {probs, labels},
+                  {{"reduction", std::string("mean")}, {"loss_grad", 1.0}}, "loss");
   // The gradient graph takes the logits' gradient, then forward values: the net's inputs or
   // outputs (those autodiff added, stitched), read at the forward call.
   auto atCall = [&, &args = args, &outs = outs](TensorId t) {
@@ -163,7 +164,8 @@ inline Program trainingProgram(std::int64_t batch, float lr,
     auto in = std::find(g.inputs.begin(), g.inputs.end(), t);
     if (in != g.inputs.end())
       return args[std::size_t(in - g.inputs.begin())];
-    return outs.at(std::size_t(std::find(g.outputs.begin(), g.outputs.end(), t) - g.outputs.begin()));
+    return outs.at(
+        std::size_t(std::find(g.outputs.begin(), g.outputs.end(), t) - g.outputs.begin()));
   };
   std::vector<TensorId> gradArgs;
   for (const auto &conn : grad.expectedInputs)
