@@ -127,6 +127,16 @@ std::vector<std::int64_t> broadcastShapes(const OpInfo &op, const std::vector<st
 /// "(2, 3)"
 std::string shapeText(const std::vector<std::int64_t> &shape);
 
+/// gather's output shape: t.shape[:axis] + indices.shape + t.shape[axis+1:] (attribute "axis");
+/// an error naming the op for a scalar t or indices that are not int32/uint32.
+std::vector<std::int64_t> gatheredShape(const OpInfo &op, const TensorSpec &t,
+                                        const TensorSpec &indices);
+/// target[..., indices[i], ...] += scale * rows[..., i, ...] along `axis`, rows shaped as a
+/// gather of target at indices (popops::multiUpdateAdd; repeated indices add up).
+void addGatheredRows(const LowerContext &c, const poplar::Tensor &target,
+                     const poplar::Tensor &rows, const poplar::Tensor &indices, std::size_t axis,
+                     const poplar::Tensor &scale, const std::string &name);
+
 poplar::Type poplarType(DType t);
 std::vector<std::size_t> poplarShape(const std::vector<std::int64_t> &shape);
 

@@ -184,17 +184,22 @@ void gradConcat(GradContext &c, const OpInfo &op) {
 
 // gather(t, indices, axis): t.shape[:axis] + indices.shape + t.shape[axis+1:]; an index
 // outside the axis gives zeros.
-std::vector<TensorSpec> inferGather(const Ir &ir, const OpInfo &op) {
-  const TensorSpec &t = inputSpec(ir, op, 0), &idx = inputSpec(ir, op, 1);
+std::vector<std::int64_t> gatheredShape(const OpInfo &op, const TensorSpec &t,
+                                        const TensorSpec &indices) {
   if (t.shape.empty())
-    opError(op, "cannot gather from a scalar");
-  if (idx.dtype != DType::Int32 && idx.dtype != DType::Uint32)
-    opError(op, std::string("indices must be int32 or uint32, got ") + dtypeName(idx.dtype));
+    opError(op, "cannot index a scalar");
+  if (indices.dtype != DType::Int32 && indices.dtype != DType::Uint32)
+    opError(op, std::string("indices must be int32 or uint32, got ") + dtypeName(indices.dtype));
   const std::size_t axis = normaliseAxis(op, intAttr(op, "axis"), t.shape.size());
   std::vector<std::int64_t> shape(t.shape.begin(), t.shape.begin() + std::ptrdiff_t(axis));
-  shape.insert(shape.end(), idx.shape.begin(), idx.shape.end());
+  shape.insert(shape.end(), indices.shape.begin(), indices.shape.end());
   shape.insert(shape.end(), t.shape.begin() + std::ptrdiff_t(axis) + 1, t.shape.end());
-  return {{shape, t.dtype}};
+  return shape;
+}
+
+std::vector<TensorSpec> inferGather(const Ir &ir, const OpInfo &op) {
+  const TensorSpec &t = inputSpec(ir, op, 0);
+  return {{gatheredShape(op, t, inputSpec(ir, op, 1)), t.dtype}};
 }
 
 namespace {
@@ -247,30 +252,32 @@ std::vector<TensorSpec> inferGatherGrad(const Ir &ir, const OpInfo &op) {
   return {{intsAttr(op, "shape"), inputSpec(ir, op, 0).dtype}};
 }
 
-void lowerGatherGrad(const LowerContext &c, const OpInfo &op) {
-  const TensorSpec &out = c.ir.tensor(op.outputs[0]).spec;
-  const std::size_t axis = normaliseAxis(op, intAttr(op, "axis"), out.shape.size());
-  poplar::Tensor z = zeros(c, out, op.name);
-  poplar::Tensor table = axisFirst2d(z, axis);
-  poplar::Tensor off = offsets(c, c.in(op, 1), op.name);
-  // g: [before..., N, after...] -> [N, 1, before * after]
-  poplar::Tensor g = c.in(op, 0);
-  const std::size_t nBefore = axis;
-  g = g.reshape([&] {
-    std::vector<std::size_t> s(out.shape.begin(), out.shape.begin() + std::ptrdiff_t(axis));
-    s.push_back(off.dim(0));
-    s.insert(s.end(), out.shape.begin() + std::ptrdiff_t(axis) + 1, out.shape.end());
-    return s;
-  }());
+void addGatheredRows(const LowerContext &c, const poplar::Tensor &target,
+                     const poplar::Tensor &rows, const poplar::Tensor &indices, std::size_t axis,
+                     const poplar::Tensor &scale, const std::string &name) {
+  poplar::Tensor table = axisFirst2d(target, axis);
+  poplar::Tensor off = offsets(c, indices, name);
+  // rows: [before..., N, after...] -> [N, 1, before * after]
+  std::vector<std::size_t> shape(target.shape());
+  shape.erase(shape.begin() + std::ptrdiff_t(axis));
+  shape.insert(shape.begin() + std::ptrdiff_t(axis), off.dim(0));
+  poplar::Tensor g = rows.reshape(shape);
   std::vector<unsigned> perm(g.rank());
   std::iota(perm.begin(), perm.end(), 0u);
-  perm.erase(perm.begin() + std::ptrdiff_t(nBefore));
-  perm.insert(perm.begin(), unsigned(nBefore));
+  perm.erase(perm.begin() + std::ptrdiff_t(axis));
+  perm.insert(perm.begin(), unsigned(axis));
   g = g.dimShuffle(perm).reshape({off.dim(0), 1, table.dim(1)});
-  poplar::Tensor one = c.graph.addConstant(g.elementType(), {}, 1.0, op.name + "/one");
+  popops::multiUpdateAdd(c.graph, table, g, off, scale, {0}, {1}, c.prog, popops::SlicePlan(), {},
+                         name);
+}
+
+void lowerGatherGrad(const LowerContext &c, const OpInfo &op) {
+  const TensorSpec &out = c.ir.tensor(op.outputs[0]).spec;
+  poplar::Tensor z = zeros(c, out, op.name);
+  poplar::Tensor one = c.graph.addConstant(z.elementType(), {}, 1.0, op.name + "/one");
   c.graph.setTileMapping(one, 0);
-  popops::multiUpdateAdd(c.graph, table, g, off, one, {0}, {1}, c.prog, popops::SlicePlan(), {},
-                         op.name);
+  addGatheredRows(c, z, c.in(op, 0), c.in(op, 1),
+                  normaliseAxis(op, intAttr(op, "axis"), out.shape.size()), one, op.name);
   c.setOut(op, 0, z);
 }
 

@@ -111,9 +111,10 @@ void lowerReduce(const LowerContext &c, const OpInfo &op) {
   std::sort(dims.begin(), dims.end());
   dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
   using popops::Operation;
-  const Operation operation = op.type == "reduce_max"   ? Operation::MAX
-                              : op.type == "reduce_min" ? Operation::MIN
-                                                        : Operation::ADD;
+  const Operation operation = op.type == "reduce_max"    ? Operation::MAX
+                              : op.type == "reduce_min"  ? Operation::MIN
+                              : op.type == "reduce_prod" ? Operation::MUL
+                                                         : Operation::ADD;
   float scale = 1.0f;
   if (op.type == "reduce_mean") {
     std::size_t n = 1;
@@ -273,6 +274,29 @@ void gradCast(GradContext &c, const OpInfo &op) {
         op, 0, c.op("cast", {*g}, {{"dtype", std::string(dtypeName(c.spec(op.inputs[0]).dtype))}}));
 }
 
+namespace {
+/// For each element of a reduce_prod's input, the product of the others of its group, exactly
+/// even with zeros: the product of the non-zero elements divided by the element when the group
+/// has no zero, that product at the zero when it has one, 0 otherwise. `stretch` takes a
+/// reduced tensor back to the input's shape.
+template <typename Stretch>
+TensorId productOfOthers(GradContext &c, const OpInfo &op, Stretch stretch) {
+  const TensorId x = c.fwd(op.inputs[0]);
+  const DType dtype = c.spec(x).dtype;
+  const TensorId zero = c.scalar(0.0, dtype), one = c.scalar(1.0, dtype);
+  const TensorId isZero = c.op("equal", {x, zero});
+  const TensorId nonZero = c.op("where", {isZero, one, x});
+  const TensorId product = stretch(c.op("reduce_prod", {nonZero}, op.attrs));
+  const TensorId zeros =
+      stretch(c.op("reduce_sum",
+                   {c.op("cast", {isZero}, {{"dtype", std::string(dtypeName(dtype))}})}, op.attrs));
+  auto ifZeros = [&](double count, TensorId value) {
+    return c.op("where", {c.op("equal", {zeros, c.scalar(count, dtype)}), value, zero});
+  };
+  return c.op("where", {isZero, ifZeros(1, product), ifZeros(0, c.op("div", {product, nonZero}))});
+}
+} // namespace
+
 void gradReduce(GradContext &c, const OpInfo &op) {
   auto g = c.outputGrad(op, 0);
   if (!g)
@@ -298,6 +322,8 @@ void gradReduce(GradContext &c, const OpInfo &op) {
   if (op.type == "reduce_max" || op.type == "reduce_min") // to every element equal to the result
     grad = c.op("where", {c.op("equal", {c.fwd(op.inputs[0]), stretch(c.fwd(op.outputs[0]))}), grad,
                           c.scalar(0.0, in.dtype)});
+  if (op.type == "reduce_prod")
+    grad = c.op("mul", {grad, productOfOthers(c, op, stretch)});
   c.addInputGrad(op, 0, grad);
 }
 

@@ -6,6 +6,7 @@
 // to the updated tensor's.
 #include "OpTable.hpp"
 
+#include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Zero.hpp>
 
@@ -211,6 +212,36 @@ void lowerVarUpdate(const LowerContext &c, const OpInfo &op) {
     const pe::Any value = row.value(operands);
     popops::mapInPlace(c.graph, value, operands.tensors(), c.prog, op.name);
   }
+  c.setOut(op, 0, t);
+}
+
+// sparse_accumulate_(t, X, indices, [f]): t += f * X scattered along "axis", X shaped as a gather
+// of t at indices; repeated indices add up (a gather's gradient accumulated without making it).
+std::vector<TensorSpec> inferSparseAccumulate(const Ir &ir, const OpInfo &op) {
+  checkHyperInputs(ir, op, 3, {"f"});
+  const TensorSpec &t = inputSpec(ir, op, 0);
+  if (t.dtype != DType::Float32 && t.dtype != DType::Float16)
+    opError(op, std::string("the updated tensor must be float32 or float16, got ") + toString(t));
+  checkSameShape(ir, op, {gatheredShape(op, t, inputSpec(ir, op, 2)), t.dtype}, {1},
+                 "the update (a gather of t at the indices)");
+  return {t};
+}
+
+void lowerSparseAccumulate(const LowerContext &c, const OpInfo &op) {
+  const poplar::Tensor &t = c.in(op, 0);
+  poplar::Tensor x = c.in(op, 1), f;
+  if (x.elementType() != t.elementType())
+    x = popops::cast(c.graph, x, t.elementType(), c.prog, op.name + "/cast");
+  if (hasAttr(op, "f")) {
+    f = c.graph.addConstant(t.elementType(), {}, floatAttr(op, "f"), op.name + "/f");
+    c.graph.setTileMapping(f, 0);
+  } else {
+    f = c.in(op, 3).reshape({});
+    if (f.elementType() != t.elementType())
+      f = popops::cast(c.graph, f, t.elementType(), c.prog, op.name + "/f");
+  }
+  addGatheredRows(c, t, x, c.in(op, 2), normaliseAxis(op, intAttr(op, "axis"), t.rank()), f,
+                  op.name);
   c.setOut(op, 0, t);
 }
 

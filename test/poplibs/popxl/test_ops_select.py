@@ -36,6 +36,22 @@ def test_reduce_max_min_gradients_go_to_the_extremes(op, fn):
     np.testing.assert_allclose(dx, np.where(x == fn(x, axis=1, keepdims=True), dy[:, None], 0))
 
 
+def test_reduce_prod_and_its_gradient_with_zeros():
+    x = RNG.uniform(0.5, 1.5, (5, 4)).astype(np.float32)
+    x[1, 2] = 0  # one zero: only it gets a gradient, the product of the others
+    x[3, 0] = x[3, 3] = 0  # two zeros: no gradient
+    dy = RNG.normal(0, 1, (5,)).astype(np.float32)
+    y, (dx,) = value_and_grads(lambda t: ops.prod(t, axis=1), [x], [0], dy)
+    np.testing.assert_allclose(y, x.prod(axis=1), rtol=1e-6)
+    others = np.stack([np.prod(np.delete(x, j, axis=1), axis=1) for j in range(4)], axis=1)
+    np.testing.assert_allclose(dx, dy[:, None] * others, rtol=1e-5)
+    assert dx[1, 2] != 0 and not dx[3].any()
+    kept, (dkept,) = value_and_grads(lambda t: ops.prod(t, keepdims=True), [x[:2, :3] + 1],
+                                     [0], np.ones((1, 1), np.float32))
+    np.testing.assert_allclose(kept, (x[:2, :3] + 1).prod(keepdims=True), rtol=1e-5)
+    np.testing.assert_allclose(dkept, kept / (x[:2, :3] + 1), rtol=1e-5)
+
+
 def test_maximum_minimum_gradients():
     a = RNG.normal(0, 1, (3, 4)).astype(np.float32)
     b = RNG.normal(0, 1, (4,)).astype(np.float32)

@@ -162,6 +162,12 @@ def test_shape_op_errors_name_op_and_values():
             ops.concat([x, x[0]], axis=0)
         with pytest.raises(ValueError, match=r"split.*dimension 5.*into 2 equal parts"):
             ops.split(x, 2, axis=1)
+        with pytest.raises(ValueError, match=r"split: sizes \[2, 2\] do not add up to dimension 5"):
+            ops.split(x, [2, 2], axis=1)
+        with pytest.raises(ValueError, match=r"split: axis 3 is out of range.*\(4, 5, 6\)"):
+            ops.split(x, 2, axis=3)
+        with pytest.raises(TypeError, match=r"split: splits must be an int or a list of ints"):
+            ops.split(x, [2.5, 2.5], axis=1)
         with pytest.raises(ValueError, match=r"squeeze: axis 1 of \(4, 5, 6\) is not of size 1"):
             ops.squeeze(x, [1])
         with pytest.raises(ValueError, match=r"gather.*indices must be int32 or uint32"):

@@ -144,6 +144,34 @@ def test_adam_optimizer_step_matches_numpy_adamw():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+def test_sparse_accumulate_adds_gathered_rows_at_their_indices():
+    t0 = RNG.normal(0, 1, (5, 3)).astype(np.float32)
+    idx = np.array([4, 0, 4], np.int32)  # a repeated index adds up
+    rows = RNG.normal(0, 1, (3, 3)).astype(np.float32)
+    cols = RNG.normal(0, 1, (5, 2)).astype(np.float16)  # axis 1, another dtype
+    col_idx = np.array([2, 1], np.uint32)
+
+    @popxl.in_sequence()
+    def build():
+        a, b, c = (popxl.variable(t0, name=n) for n in "abc")
+        lr = popxl.variable(np.float32(0.5), name="lr")
+        return {"rows": ops.var_updates.sparse_accumulate_(a, popxl.constant(rows),
+                                                           popxl.constant(idx), f=0.5),
+                "tensor_f": ops.var_updates.sparse_accumulate_(b, popxl.constant(rows),
+                                                               popxl.constant(idx), f=lr),
+                "cols": ops.var_updates.sparse_accumulate_(
+                    c, popxl.constant(cols, popxl.float16), popxl.constant(col_idx), axis=1)}
+
+    got = run(build)
+    want = t0.copy()
+    np.add.at(want, idx, 0.5 * rows)
+    np.testing.assert_allclose(got["rows"], want, rtol=1e-6)
+    np.testing.assert_allclose(got["tensor_f"], want, rtol=1e-6)
+    want_cols = t0.copy()
+    want_cols[:, col_idx] += cols.astype(np.float32)
+    np.testing.assert_allclose(got["cols"], want_cols, rtol=1e-6)
+
+
 def test_optimiser_errors_name_the_op():
     ir = popxl.Ir()
     with ir.main_graph:
@@ -156,3 +184,7 @@ def test_optimiser_errors_name_the_op():
             ops.var_updates.accumulate_(t, t, f=popxl.variable(np.zeros(2, np.float32)))
         with pytest.raises(ValueError, match=r"scaled_add_.*the update \(3,\) float32 should"):
             ops.scaled_add_(t, popxl.variable(np.zeros(3, np.float32)))
+        with pytest.raises(ValueError, match=r"sparse_accumulate_.*the update \(a gather of t "
+                                             r"at the indices\) \(2, 2\) float32 should be "
+                                             r"float of shape \(3, 2\)"):
+            ops.var_updates.sparse_accumulate_(t, t, popxl.constant(np.zeros(3, np.int32)))

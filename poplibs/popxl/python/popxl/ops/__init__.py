@@ -121,6 +121,7 @@ sum = _reduce("reduce_sum")  # noqa: A001 (popxl's name)
 mean = _reduce("reduce_mean")
 max = _reduce("reduce_max")  # noqa: A001 (popxl's name)
 min = _reduce("reduce_min")  # noqa: A001 (popxl's name)
+prod = _reduce("reduce_prod")
 
 
 def argmax(t, dim=0, keepdim=False, name=None):
@@ -262,13 +263,19 @@ def concat(ts, axis=0, name=None):
 def split(t, splits, axis=0, name=None):
     """`t` cut along `axis` into `splits` equal parts (an int) or parts of the given sizes (a
     list summing to the dimension): a list of tensors."""
+    if not -t.rank <= axis < t.rank:
+        raise ValueError(f"popxl.ops.split: axis {axis} is out of range for {t} of shape "
+                         f"{t.shape}")
     dim = t.shape[axis]
-    if isinstance(splits, int):
+    if isinstance(splits, (int, np.integer)):
         if splits < 1 or dim % splits:
             raise ValueError(f"popxl.ops.split: cannot split dimension {dim} (axis {axis} of "
                              f"{t.shape}) into {splits} equal parts")
         sizes = [dim // splits] * splits
     else:
+        if not builtins.all(isinstance(s, (int, np.integer)) for s in splits):
+            raise TypeError(f"popxl.ops.split: splits must be an int or a list of ints, got "
+                            f"{splits!r}")
         sizes = [int(s) for s in splits]
         if builtins.sum(sizes) != dim or builtins.any(s < 0 for s in sizes):
             raise ValueError(f"popxl.ops.split: sizes {sizes} do not add up to dimension {dim} "

@@ -98,3 +98,11 @@ def adam_var_update(t, x, r1, r2, learning_rate=None, max_weight_norm=None, name
     norm = float("inf") if max_weight_norm is None else max_weight_norm
     return _create("adam_var_update", [t, x, r1, r2],
                    [("learning_rate", lr), ("max_weight_norm", norm)], name)
+
+
+def sparse_accumulate_(t, X, indices, axis=0, f=None, W=None, name=None):
+    """t += f * X scattered along `axis` at `indices` (f = 1 when None): X is shaped as a gather
+    of t at the indices, repeated indices add up; t and X may be of different float dtypes. `W`
+    (a tile-layout hint in Graphcore's PopXL) is accepted and not needed."""
+    return _create("sparse_accumulate_", [t, X, indices], [("f", 1.0 if f is None else f)], name,
+                   {"axis": int(axis)})
