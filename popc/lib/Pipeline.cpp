@@ -101,6 +101,7 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
     stridePointers(*module);
     countLoops(*module);
   }
+  selectVectorInstructions(*module);
   prepareForLowering(*module);
   dump("optimize", *module);
   assert(!llvm::verifyModule(*module, &llvm::errs()) && "optimised IR is invalid");

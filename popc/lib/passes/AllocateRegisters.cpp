@@ -13,24 +13,44 @@ using poplar::isa::Opcode;
 
 namespace {
 
+/// The live range of a virtual register, or of a pair (keyed by its head, width 2).
 struct Interval {
   Reg vreg;
   unsigned start, end;
-  Reg phys = 0;
+  unsigned width = 1;
+  Reg phys = 0; ///< the first register; a pair also has phys + 1
   int slot = -1;
 };
 
+bool isSpillScratch(Reg r) {
+  for (Reg s : mir::SpillScratch)
+    if (r == s)
+      return true;
+  for (Reg s : mir::SpillScratchPairs)
+    if (r == s || r == s + 1)
+      return true;
+  return false;
+}
+
 /// Physical registers the allocator may hand out, cheapest first: caller-saved ones need no
-/// save in the prologue; r9..r11 are the spill scratch registers.
+/// save in the prologue; the spill scratch registers are kept out.
 std::vector<Reg> allocatable() {
   std::vector<Reg> regs;
-  for (Reg r = 1; r <= 8; ++r)
-    regs.push_back(r);
-  for (Reg r = 12; r <= mir::LastCallerSaved; ++r)
-    regs.push_back(r);
+  for (Reg r = 1; r <= mir::LastCallerSaved; ++r)
+    if (!isSpillScratch(r))
+      regs.push_back(r);
   for (Reg r = poplar::isa::kFirstCalleeSaved; r <= poplar::isa::kLastCalleeSaved; ++r)
     regs.push_back(r);
   return regs;
+}
+
+/// The even registers of `pool` whose successor is in it too, in the pool's order.
+std::vector<Reg> allocatablePairs(const std::vector<Reg> &pool) {
+  std::vector<Reg> pairs;
+  for (Reg r : pool)
+    if (r % 2 == 0 && std::find(pool.begin(), pool.end(), r + 1) != pool.end())
+      pairs.push_back(r);
+  return pairs;
 }
 
 bool tracked(Reg r) {
@@ -108,8 +128,15 @@ private:
     }
   }
 
+  /// The register whose interval holds `v`: its pair's head, or itself.
+  Reg group(Reg v) const {
+    Reg head = f_.pairOf(v);
+    return head ? head : v;
+  }
+
   void extend(Reg v, unsigned pos) {
-    auto [it, added] = byReg_.emplace(v, Interval{v, pos, pos});
+    v = group(v);
+    auto [it, added] = byReg_.emplace(v, Interval{v, pos, pos, f_.isPairHead(v) ? 2u : 1u});
     if (!added) {
       it->second.start = std::min(it->second.start, pos);
       it->second.end = std::max(it->second.end, pos);
@@ -163,13 +190,18 @@ private:
   }
 
   bool conflictsWithFixed(Reg phys, const Interval &iv) {
-    for (const auto &[a, b] : fixed_[phys])
-      if (iv.start <= b && a <= iv.end)
-        return true;
+    for (Reg r = phys; r < phys + iv.width; ++r)
+      for (const auto &[a, b] : fixed_[r])
+        if (iv.start <= b && a <= iv.end)
+          return true;
     return false;
   }
 
-  int spillSlot() { return f_.newSlot(4, 4); }
+  static bool overlaps(const Interval &a, Reg phys, unsigned width) {
+    return a.phys < phys + width && phys < a.phys + a.width;
+  }
+
+  int spillSlot(unsigned width) { return f_.newSlot(4 * width, 4 * width); }
 
   void scan() {
     std::vector<Interval *> order;
@@ -179,15 +211,15 @@ private:
       return a->start != b->start ? a->start < b->start : a->vreg < b->vreg;
     });
     std::vector<Interval *> active;
-    const std::vector<Reg> pool = allocatable();
+    const std::vector<Reg> pool = allocatable(), pairs = allocatablePairs(pool);
     for (Interval *iv : order) {
       active.erase(std::remove_if(active.begin(), active.end(),
                                   [&](Interval *a) { return a->end < iv->start; }),
                    active.end());
       Reg chosen = 0;
-      for (Reg r : pool) {
-        bool busy =
-            std::any_of(active.begin(), active.end(), [&](Interval *a) { return a->phys == r; });
+      for (Reg r : iv->width == 2 ? pairs : pool) {
+        bool busy = std::any_of(active.begin(), active.end(),
+                                [&](Interval *a) { return overlaps(*a, r, iv->width); });
         if (!busy && !conflictsWithFixed(r, *iv)) {
           chosen = r;
           break;
@@ -198,21 +230,35 @@ private:
         active.push_back(iv);
         continue;
       }
-      // Spill whichever of the candidates lives longest.
+      // Spill whichever of the candidates lives longest; a pair takes only a pair's place.
       Interval *victim = nullptr;
       for (Interval *a : active)
-        if (a->end > iv->end && !conflictsWithFixed(a->phys, *iv) &&
+        if (a->end > iv->end && a->width >= iv->width && !conflictsWithFixed(a->phys, *iv) &&
             (!victim || a->end > victim->end))
           victim = a;
       if (victim) {
         iv->phys = victim->phys;
         victim->phys = 0;
-        victim->slot = spillSlot();
+        victim->slot = spillSlot(victim->width);
         std::replace(active.begin(), active.end(), victim, iv);
       } else {
-        iv->slot = spillSlot();
+        iv->slot = spillSlot(iv->width);
       }
     }
+  }
+
+  /// An access to a spilled register (or pair): `op` of half `half` at the slot.
+  mir::Inst spillAccess(Opcode op, Reg reg, const Interval &iv, unsigned half,
+                        const mir::Inst &at) {
+    mir::Inst a;
+    a.op = op;
+    bool load = op == Opcode::Ld32 || op == Opcode::Ld64;
+    (load ? a.rd : a.rb) = reg;
+    a.ra = poplar::isa::kRegSp;
+    a.imm = static_cast<std::int32_t>(4 * half);
+    a.slot = iv.slot;
+    a.loc = at.loc;
+    return a;
   }
 
   void rewrite() {
@@ -223,47 +269,46 @@ private:
         mir::useOperands(i, uses);
         mir::defOperands(i, defs);
         std::vector<mir::Inst> before, after;
-        unsigned scratch = 0;
-        std::map<Reg, Reg> reloaded;
+        unsigned scratch = 0, scratchPairs = 0;
+        // Reloads by (register, read as a pair).
+        std::map<std::pair<Reg, bool>, Reg> reloaded;
         for (Reg *r : uses) {
           if (!mir::isVirtual(*r))
             continue;
-          const Interval &iv = byReg_.at(*r);
+          const Interval &iv = byReg_.at(group(*r));
+          unsigned half = *r - iv.vreg;
           if (iv.slot < 0) {
-            *r = iv.phys;
+            *r = iv.phys + half;
             continue;
           }
-          auto [it, added] = reloaded.emplace(*r, mir::SpillScratch[scratch]);
+          bool pair = mir::isPairOperand(i, r);
+          auto [it, added] =
+              reloaded.emplace(std::make_pair(*r, pair), pair ? mir::SpillScratchPairs[scratchPairs]
+                                                              : mir::SpillScratch[scratch]);
           if (added) {
-            mir::Inst ld;
-            ld.op = Opcode::Ld32;
-            ld.rd = mir::SpillScratch[scratch++];
-            ld.ra = poplar::isa::kRegSp;
-            ld.slot = iv.slot;
-            ld.loc = i.loc;
-            before.push_back(ld);
+            before.push_back(
+                spillAccess(pair ? Opcode::Ld64 : Opcode::Ld32, it->second, iv, half, i));
+            (pair ? scratchPairs : scratch)++;
           }
           *r = it->second;
         }
         for (Reg *r : defs) {
           if (!mir::isVirtual(*r))
             continue;
-          const Interval &iv = byReg_.at(*r);
+          const Interval &iv = byReg_.at(group(*r));
+          unsigned half = *r - iv.vreg;
           if (iv.slot < 0) {
-            *r = iv.phys;
+            *r = iv.phys + half;
             continue;
           }
           // A value written and read by one instruction (post-increment) keeps its reload.
-          auto it = reloaded.find(*r);
-          Reg s = it != reloaded.end() ? it->second : mir::SpillScratch[0];
+          bool pair = mir::isPairOperand(i, r);
+          auto it = reloaded.find({*r, pair});
+          Reg s = it != reloaded.end() ? it->second
+                  : pair               ? mir::SpillScratchPairs[0]
+                                       : mir::SpillScratch[0];
           *r = s;
-          mir::Inst st;
-          st.op = Opcode::St32;
-          st.ra = poplar::isa::kRegSp;
-          st.rb = s;
-          st.slot = iv.slot;
-          st.loc = i.loc;
-          after.push_back(st);
+          after.push_back(spillAccess(pair ? Opcode::St64 : Opcode::St32, s, iv, half, i));
         }
         out.insert(out.end(), before.begin(), before.end());
         if (i.op == Opcode::Brnzdec && !after.empty()) {

@@ -45,6 +45,18 @@ public:
           return call && isPrintfCall(*call);
         }))
       return;
+    // The edges of the vectors SelectVectors kept whole: bitcasts from and to their bits and
+    // element accesses with a constant index, of 32- and 64-bit vectors.
+    if (llvm::isa<llvm::BitCastInst>(inst) || llvm::isa<llvm::ExtractElementInst>(inst) ||
+        llvm::isa<llvm::InsertElementInst>(inst)) {
+      llvm::Value *vector = inst.getType()->isVectorTy() ? &inst : inst.getOperand(0);
+      unsigned bits = vector->getType()->getPrimitiveSizeInBits();
+      bool constantIndex = llvm::isa<llvm::BitCastInst>(inst) ||
+                           llvm::isa<llvm::ConstantInt>(inst.getOperand(inst.getNumOperands() - 1));
+      if ((bits == 32 || bits == 64) && constantIndex &&
+          !vector->getType()->getScalarType()->isDoubleTy())
+        return;
+    }
     checkType(inst, inst.getType());
     for (llvm::Value *op : inst.operands())
       if (!llvm::isa<llvm::BasicBlock>(op) && !llvm::isa<llvm::Function>(op))
@@ -110,7 +122,8 @@ private:
       return report(call, "'" + callee->getName().str() + "' is not supported on the tile");
     }
     std::string name = callee->getName().str();
-    if (mathFunctionOpcode(name) || isAssertFailure(name) || isPrintf(name))
+    if (mathFunctionOpcode(name) || isAssertFailure(name) || isPrintf(name) ||
+        vectorOperationOpcode(name))
       return;
     if (isCsrRead(name)) {
       const auto *csr = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));

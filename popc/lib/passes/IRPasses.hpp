@@ -38,6 +38,14 @@ void stridePointers(llvm::Module &module);
 /// Precondition: optimizeModule ran; run before prepareForLowering.
 void countLoops(llvm::Module &module);
 
+/// Keeps the vectors the ISA computes on whole: loads, stores and phis of 32- and 64-bit vectors
+/// become i32 and i64 ones (an i64 is a register pair in the lowering), and f32v2 / f16v4
+/// arithmetic (add, sub, mul, fmuladd) and the half2 <-> float2 conversions become calls to
+/// `__popc_vector_<mnemonic>` (MathFunctions.hpp) on the vectors' bits, with bitcasts where
+/// other code reads or builds the vectors. Run before prepareForLowering, whose scalarizer
+/// splits every vector left.
+void selectVectorInstructions(llvm::Module &module);
+
 /// Establishes the lowering's preconditions: no switch instructions and no critical edges (a
 /// block ending in a conditional branch never jumps straight to a block with phis).
 void prepareForLowering(llvm::Module &module);
