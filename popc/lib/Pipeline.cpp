@@ -103,6 +103,8 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
   }
   selectVectorInstructions(*module);
   prepareForLowering(*module);
+  if (options.optLevel > 0)
+    hoistLoopConstants(*module);
   dump("optimize", *module);
   assert(!llvm::verifyModule(*module, &llvm::errs()) && "optimised IR is invalid");
   if (!checkSupported(*module, diags))

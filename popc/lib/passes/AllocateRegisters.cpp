@@ -18,9 +18,13 @@ struct Interval {
   Reg vreg;
   unsigned start, end;
   unsigned width = 1;
-  Reg phys = 0; ///< the first register; a pair also has phys + 1
-  int slot = -1;
+  Reg phys = 0;  ///< the first register; a pair also has phys + 1
+  int slot = -1; ///< a spilled interval's frame slot, or kRematerialized
+  bool spilled() const { return slot != -1; }
 };
+
+/// The slot of a spilled constant: each use builds it again with movi (no store, no load).
+constexpr int kRematerialized = -2;
 
 bool isSpillScratch(Reg r) {
   for (Reg s : mir::SpillScratch)
@@ -65,6 +69,7 @@ public:
     number();
     liveness();
     intervals();
+    findConstants();
     scan();
     rewrite();
   }
@@ -201,7 +206,35 @@ private:
     return a.phys < phys + width && phys < a.phys + a.width;
   }
 
-  int spillSlot(unsigned width) { return f_.newSlot(4 * width, 4 * width); }
+  /// The registers written exactly once, by a movi: their values, by register.
+  void findConstants() {
+    std::map<Reg, unsigned> defCount;
+    std::vector<Reg> defs;
+    for (auto &b : f_.blocks)
+      for (const mir::Inst &i : b->insts) {
+        defs.clear();
+        mir::defsOf(i, defs);
+        for (Reg r : defs)
+          if (mir::isVirtual(r) && ++defCount[r] == 1 && i.op == Opcode::Movi)
+            constants_[r] = i.imm;
+      }
+    for (const auto &[r, n] : defCount)
+      if (n != 1)
+        constants_.erase(r);
+  }
+
+  /// Whether every register of the interval is a constant (movi): spilling it costs a movi per
+  /// use instead of a store and loads.
+  bool isConstant(const Interval &iv) const {
+    for (Reg r = iv.vreg; r < iv.vreg + iv.width; ++r)
+      if (!constants_.count(r))
+        return false;
+    return true;
+  }
+
+  int spillSlot(const Interval &iv) {
+    return isConstant(iv) ? kRematerialized : f_.newSlot(4 * iv.width, 4 * iv.width);
+  }
 
   void scan() {
     std::vector<Interval *> order;
@@ -230,20 +263,46 @@ private:
         active.push_back(iv);
         continue;
       }
-      // Spill whichever of the candidates lives longest; a pair takes only a pair's place.
+      // Spill a constant (rebuilt by a movi at each use) before anything else, then whichever
+      // of the candidates lives longest; a pair takes only a pair's place.
       Interval *victim = nullptr;
-      for (Interval *a : active)
-        if (a->end > iv->end && a->width >= iv->width && !conflictsWithFixed(a->phys, *iv) &&
-            (!victim || a->end > victim->end))
-          victim = a;
+      auto better = [&](const Interval *a) {
+        if (!victim)
+          return true;
+        if (isConstant(*a) != isConstant(*victim))
+          return isConstant(*a);
+        return a->end > victim->end;
+      };
+      if (!isConstant(*iv))
+        for (Interval *a : active)
+          if ((a->end > iv->end || isConstant(*a)) && a->width >= iv->width &&
+              !conflictsWithFixed(a->phys, *iv) && better(a))
+            victim = a;
       if (victim) {
         iv->phys = victim->phys;
         victim->phys = 0;
-        victim->slot = spillSlot(victim->width);
+        victim->slot = spillSlot(*victim);
         std::replace(active.begin(), active.end(), victim, iv);
       } else {
-        iv->slot = spillSlot(iv->width);
+        iv->slot = spillSlot(*iv);
       }
+    }
+  }
+
+  /// Reloads a spilled register, or pair, into `reg` (movi for a constant).
+  void reload(std::vector<mir::Inst> &out, Reg reg, const Interval &iv, unsigned half, bool pair,
+              const mir::Inst &at) {
+    if (iv.slot != kRematerialized) {
+      out.push_back(spillAccess(pair ? Opcode::Ld64 : Opcode::Ld32, reg, iv, half, at));
+      return;
+    }
+    for (unsigned k = 0; k < (pair ? 2u : 1u); ++k) {
+      mir::Inst m;
+      m.op = Opcode::Movi;
+      m.rd = reg + k;
+      m.imm = constants_.at(iv.vreg + half + k);
+      m.loc = at.loc;
+      out.push_back(m);
     }
   }
 
@@ -277,7 +336,7 @@ private:
             continue;
           const Interval &iv = byReg_.at(group(*r));
           unsigned half = *r - iv.vreg;
-          if (iv.slot < 0) {
+          if (!iv.spilled()) {
             *r = iv.phys + half;
             continue;
           }
@@ -286,19 +345,23 @@ private:
               reloaded.emplace(std::make_pair(*r, pair), pair ? mir::SpillScratchPairs[scratchPairs]
                                                               : mir::SpillScratch[scratch]);
           if (added) {
-            before.push_back(
-                spillAccess(pair ? Opcode::Ld64 : Opcode::Ld32, it->second, iv, half, i));
+            reload(before, it->second, iv, half, pair, i);
             (pair ? scratchPairs : scratch)++;
           }
           *r = it->second;
         }
+        bool dropped = false;
         for (Reg *r : defs) {
           if (!mir::isVirtual(*r))
             continue;
           const Interval &iv = byReg_.at(group(*r));
           unsigned half = *r - iv.vreg;
-          if (iv.slot < 0) {
+          if (!iv.spilled()) {
             *r = iv.phys + half;
+            continue;
+          }
+          if (iv.slot == kRematerialized) {
+            dropped = true; // the movi itself: every use builds the constant again
             continue;
           }
           // A value written and read by one instruction (post-increment) keeps its reload.
@@ -311,6 +374,8 @@ private:
           after.push_back(spillAccess(pair ? Opcode::St64 : Opcode::St32, s, iv, half, i));
         }
         out.insert(out.end(), before.begin(), before.end());
+        if (dropped)
+          continue;
         if (i.op == Opcode::Brnzdec && !after.empty()) {
           // A spilled counter: the store after the branch would run only when the loop
           // exits, so decrement and store first, then branch on the value loaded (the
@@ -340,6 +405,7 @@ private:
   std::map<mir::Block *, llvm::BitVector> use_, def_, liveIn_, liveOut_;
   std::map<Reg, Interval> byReg_;
   std::map<Reg, std::vector<std::pair<unsigned, unsigned>>> fixed_;
+  std::map<Reg, std::int32_t> constants_; ///< registers whose only definition is a movi
 };
 
 } // namespace

@@ -50,6 +50,12 @@ void selectVectorInstructions(llvm::Module &module);
 /// block ending in a conditional branch never jumps straight to a block with phis).
 void prepareForLowering(llvm::Module &module);
 
+/// In each loop with a preheader, replaces the float and 64-bit constant operands of its own
+/// blocks' arithmetic, compares, selects, stores and vector operations by one `freeze` of the
+/// constant in the preheader, so the lowering builds each once instead of on every iteration.
+/// Run after prepareForLowering.
+void hoistLoopConstants(llvm::Module &module);
+
 /// Reports everything the tile cannot run that is visible in optimised IR: calls to functions
 /// with no definition and no ISA equivalent, indirect calls, recursion, 64-bit floats,
 /// dynamic stack allocation. Returns false if it reported an error.

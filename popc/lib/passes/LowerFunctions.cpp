@@ -263,9 +263,7 @@ private:
       llvm::APFloat f = c->getValueAPF();
       bool lost = false;
       f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
-      Reg r = tmp();
-      emit(Opcode::Movi, r, 0, 0, 0, static_cast<std::int32_t>(f.bitcastToAPInt().getZExtValue()));
-      return r;
+      return constant(static_cast<std::uint32_t>(f.bitcastToAPInt().getZExtValue()));
     }
     if (llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v) ||
         llvm::isa<llvm::PoisonValue>(v))

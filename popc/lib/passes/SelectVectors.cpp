@@ -63,6 +63,13 @@ public:
         i->replaceAllUsesWith(replacement);
         i->eraseFromParent();
       }
+    // A value converted before its operand was (a phi's input) reads it through two bitcasts
+    // that undo each other: use the original, so that the lowering sees one value, not copies.
+    for (llvm::Instruction &i : llvm::instructions(f))
+      if (auto *outer = llvm::dyn_cast<llvm::BitCastInst>(&i))
+        if (auto *inner = llvm::dyn_cast<llvm::BitCastInst>(outer->getOperand(0)))
+          if (inner->getSrcTy() == outer->getDestTy())
+            outer->replaceAllUsesWith(inner->getOperand(0));
   }
 
 private:
