@@ -23,7 +23,7 @@ bool needsRegisters(const llvm::Value *v) {
   const auto *c = llvm::dyn_cast<llvm::Constant>(v);
   if (!c || llvm::isa<llvm::UndefValue>(c) || c->isNullValue()) // zero is a register
     return false;
-  return llvm::isa<llvm::ConstantFP>(c) || c->getType()->isIntegerTy(64);
+  return c->getType()->isFloatTy() || c->getType()->isHalfTy() || c->getType()->isIntegerTy(64);
 }
 
 /// Whether operand `k` of `i` may be any value (not an immediate argument or a phi's input,
@@ -63,8 +63,10 @@ void hoistIn(llvm::Function &f) {
             if (!needsRegisters(c) || !hoistable(i, k))
               continue;
             llvm::Instruction *&frozen = hoisted[c];
-            if (!frozen)
+            if (!frozen) {
               frozen = new llvm::FreezeInst(c, "const", preheader->getTerminator());
+              frozen->setDebugLoc(i.getDebugLoc());
+            }
             i.setOperand(k, frozen);
           }
       }

@@ -26,6 +26,18 @@ public:
   }
 };
 
+// A double constant in a loop is reported where it is used (constant hoisting leaves it alone).
+class DoubleInLoop : public poplar::Vertex {
+public:
+  poplar::InOut<poplar::Vector<float>> v;
+  bool compute() {
+    for (unsigned i = 0; i < v.size(); ++i)
+      v[i] *= 1.01;
+    // CHECK-DAG: diag_backend.cpp:[[@LINE-1]]:{{[0-9]+}}: error: double-precision floating point is not supported on the tile
+    return true;
+  }
+};
+
 int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 // CHECK-DAG: diag_backend.cpp:[[@LINE-1]]:37: error: recursive call to 'fib(int)' is not supported on the tile
 
