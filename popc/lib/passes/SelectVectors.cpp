@@ -63,13 +63,18 @@ public:
         i->replaceAllUsesWith(replacement);
         i->eraseFromParent();
       }
-    // A value converted before its operand was (a phi's input) reads it through two bitcasts
-    // that undo each other: use the original, so that the lowering sees one value, not copies.
+    // Chains of bitcasts (a phi's input converted before the phi was, a shuffle's lanes): cast
+    // once from the original, or use it if the casts undo each other, so that the lowering sees
+    // one value, not copies, and the scalarizer never splits a bitcast between vectors of
+    // other element types lane by lane.
     for (llvm::Instruction &i : llvm::instructions(f))
       if (auto *outer = llvm::dyn_cast<llvm::BitCastInst>(&i))
-        if (auto *inner = llvm::dyn_cast<llvm::BitCastInst>(outer->getOperand(0)))
+        if (auto *inner = llvm::dyn_cast<llvm::BitCastInst>(outer->getOperand(0))) {
           if (inner->getSrcTy() == outer->getDestTy())
             outer->replaceAllUsesWith(inner->getOperand(0));
+          else
+            outer->setOperand(0, inner->getOperand(0));
+        }
   }
 
 private:
@@ -134,6 +139,18 @@ private:
       }
       b.SetInsertPoint(phi->getParent()->getFirstNonPHI());
       return b.CreateBitCast(whole, phi->getType());
+    }
+    // A shuffle of halves moves bits: as 16-bit integers the scalarizer splits it into shifts
+    // and masks, not conversions to float and back (which would not keep a NaN's payload).
+    if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
+      auto *type = llvm::cast<llvm::FixedVectorType>(shuffle->getOperand(0)->getType());
+      if (!type->getElementType()->isHalfTy())
+        return nullptr;
+      auto *lanes = llvm::FixedVectorType::get(b.getInt16Ty(), type->getNumElements());
+      llvm::Value *moved = b.CreateShuffleVector(b.CreateBitCast(shuffle->getOperand(0), lanes),
+                                                 b.CreateBitCast(shuffle->getOperand(1), lanes),
+                                                 shuffle->getShuffleMask());
+      return b.CreateBitCast(moved, shuffle->getType());
     }
     return selectArithmetic(b, i);
   }
