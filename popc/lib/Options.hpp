@@ -19,6 +19,9 @@ struct CompileOptions {
   /// The tile's standard library, searched after -I and poplar's headers, in this order: popc's
   /// configuration of libc++ and its additions, libc++'s headers, the tile's C library.
   std::vector<std::string> libraryIncludeDirs;
+  /// The sources popc links into a codelet that needs them (runtime/Double.cpp: double
+  /// precision in software).
+  std::string runtimeDir;
 };
 
 /// The installed include directory next to the popc executable (<prefix>/include) if it holds
@@ -29,6 +32,10 @@ std::string defaultPoplarIncludeDir(const char *argv0);
 /// (<prefix>/lib/popc/include/{c++,libc++,c}) next to the popc executable, else the source
 /// tree's and the build machine's libc++ (for popc run from its build directory).
 std::vector<std::string> defaultLibraryIncludeDirs(const char *argv0);
+
+/// Where popc's runtime sources are: <prefix>/lib/popc/runtime next to the popc executable if
+/// it exists, else the source tree's popc/runtime.
+std::string defaultRuntimeDir(const char *argv0);
 
 /// The targets popc accepts, comma-separated, as --list-targets prints them.
 const char *supportedTargets();

@@ -128,6 +128,7 @@ int main(int argc, char **argv) {
       return fail("unknown target '" + t + "' (supported: " + popc::supportedTargets() + ")");
   options.poplarIncludeDir = popc::defaultPoplarIncludeDir(argv[0]);
   options.libraryIncludeDirs = popc::defaultLibraryIncludeDirs(argv[0]);
+  options.runtimeDir = popc::defaultRuntimeDir(argv[0]);
   if (!EmitAssembly && Output.empty())
     return fail("no output file: use -o out.gp");
 

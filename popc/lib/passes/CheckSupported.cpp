@@ -150,9 +150,12 @@ private:
   }
 
   void checkType(llvm::Instruction &inst, llvm::Type *type) {
-    if (type->isDoubleTy() || type->isX86_FP80Ty() || type->isFP128Ty())
-      return report(inst, "double-precision floating point is not supported on the tile; use "
-                          "float (check for double literals such as 0.5 instead of 0.5f)");
+    if (type->isDoubleTy())
+      return report(inst, "this use of double precision is not supported on the tile (popc "
+                          "computes double arithmetic, compares and conversions in software, "
+                          "but not double math functions, arguments or vectors); use float");
+    if (type->isX86_FP80Ty() || type->isFP128Ty())
+      return report(inst, "long double is not supported on the tile; use float");
     if (type->isIntegerTy() && type->getIntegerBitWidth() > 64)
       return report(inst, "integers wider than 64 bits are not supported on the tile");
     if (type->isVectorTy())

@@ -38,6 +38,14 @@ void stridePointers(llvm::Module &module);
 /// Precondition: optimizeModule ran; run before prepareForLowering.
 void countLoops(llvm::Module &module);
 
+/// Double precision in software: every double value becomes its i64 bits, and double
+/// arithmetic, compares, conversions, loads, stores, phis, selects, fabs, copysign and fmuladd
+/// become calls into popc/runtime/Double.cpp (`__popc_dadd`, ...) or integer operations; printf
+/// receives a double rounded to float. What else reads a double (a call argument, a math
+/// function) keeps it, for CheckSupported to report. Returns whether the runtime is needed.
+/// Run after optimizeModule (the runtime's calls are not inlined).
+bool softenDoubles(llvm::Module &module);
+
 /// Keeps the vectors the ISA computes on whole: loads, stores and phis of 32- and 64-bit vectors
 /// become i32 and i64 ones (an i64 is a register pair in the lowering), and f32v2 / f16v4
 /// arithmetic (add, sub, mul, fmuladd) and the half2 <-> float2 conversions become calls to

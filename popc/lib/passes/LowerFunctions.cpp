@@ -152,12 +152,32 @@ private:
     return it->second;
   }
 
-  /// i64 and the 64-bit vectors: two registers.
-  static bool isWide(const llvm::Type *t) {
-    if (t->isIntegerTy(64))
-      return true;
+  /// i33..i64 and the 64-bit vectors: two registers.
+  static bool isWide(const llvm::Type *t) { return wideBits(t) != 0; }
+  /// The bits of a wide type: 64, or N for iN with 32 < N < 64 (which LLVM makes of masked i64
+  /// values: it lives zero-extended, as narrow integers do), else 0.
+  static unsigned wideBits(const llvm::Type *t) {
+    if (t->isIntegerTy())
+      return t->getIntegerBitWidth() > 32 && t->getIntegerBitWidth() <= 64 ? t->getIntegerBitWidth()
+                                                                           : 0;
     const auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
-    return v && v->getPrimitiveSizeInBits() == 64;
+    return v && v->getPrimitiveSizeInBits() == 64 ? 64 : 0;
+  }
+
+  /// `a` (an N-bit value, zero-extended) sign-extended to 64 bits.
+  Wide signExtendWide(Wide a, unsigned bits) {
+    if (bits >= 64)
+      return a;
+    Reg t = tmp(), hi = tmp();
+    emit(Opcode::Shli, t, a.hi, 0, 0, static_cast<std::int32_t>(64 - bits));
+    emit(Opcode::Srai, hi, t, 0, 0, static_cast<std::int32_t>(64 - bits));
+    return {a.lo, hi};
+  }
+
+  /// Restores the zero-extension of an N-bit wide result in `d`.
+  void truncateWide(Wide d, unsigned bits) {
+    if (bits < 64)
+      emit(Opcode::Andi, d.hi, d.hi, 0, 0, static_cast<std::int32_t>((1u << (bits - 32)) - 1));
   }
   static bool touchesWide(const llvm::Instruction &i) {
     if (isWide(i.getType()))
@@ -372,6 +392,7 @@ private:
   bool lowerVectorOperation(const llvm::CallInst &i, Opcode op);
   bool lowerLane(const llvm::Instruction &i);
   bool lowerWide(const llvm::Instruction &i);
+  bool lowerWideBinary(const llvm::BinaryOperator &i, Wide a, Wide c, Wide d);
   bool lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id);
   Reg wideLess(Wide a, Wide b, bool isSigned);
   Reg unsignedWideToFloat(Wide v);
@@ -1062,61 +1083,83 @@ Wide FunctionLowering::wideShift(llvm::Instruction::BinaryOps kind, Wide a, Reg 
   return d;
 }
 
+/// An i64 (or 64-bit vector) binary operation into d.
+bool FunctionLowering::lowerWideBinary(const llvm::BinaryOperator &i, Wide a, Wide c, Wide d) {
+  switch (i.getOpcode()) {
+  case llvm::Instruction::Add: {
+    Reg carry = tmp(), hi = tmp();
+    emit(Opcode::Add, d.lo, a.lo, c.lo);
+    emit(Opcode::Cmpltu, carry, d.lo, a.lo);
+    emit(Opcode::Add, hi, a.hi, c.hi);
+    emit(Opcode::Add, d.hi, hi, carry);
+    return true;
+  }
+  case llvm::Instruction::Sub: {
+    Wide r = wideSub(a, c);
+    emit(Opcode::Mov, d.lo, r.lo);
+    emit(Opcode::Mov, d.hi, r.hi);
+    return true;
+  }
+  case llvm::Instruction::Mul: {
+    // (ah 2^32 + al)(ch 2^32 + cl) mod 2^64: al*cl in full, the cross terms' low words.
+    Reg h1 = tmp(), h2 = tmp(), h3 = tmp(), h12 = tmp();
+    emit(Opcode::Mul, d.lo, a.lo, c.lo);
+    emit(Opcode::Mulhu, h1, a.lo, c.lo);
+    emit(Opcode::Mul, h2, a.lo, c.hi);
+    emit(Opcode::Mul, h3, a.hi, c.lo);
+    emit(Opcode::Add, h12, h1, h2);
+    emit(Opcode::Add, d.hi, h12, h3);
+    return true;
+  }
+  case llvm::Instruction::And:
+  case llvm::Instruction::Or:
+  case llvm::Instruction::Xor: {
+    Opcode op = i.getOpcode() == llvm::Instruction::And  ? Opcode::And
+                : i.getOpcode() == llvm::Instruction::Or ? Opcode::Or
+                                                         : Opcode::Xor;
+    emit(op, d.lo, a.lo, c.lo);
+    emit(op, d.hi, a.hi, c.hi);
+    return true;
+  }
+  case llvm::Instruction::Shl:
+  case llvm::Instruction::LShr:
+  case llvm::Instruction::AShr: {
+    Wide r = wideShift(i.getOpcode(), a, c.lo);
+    emit(Opcode::Mov, d.lo, r.lo);
+    emit(Opcode::Mov, d.hi, r.hi);
+    return true;
+  }
+  default:
+    // Division and remainder were expanded into loops before the lowering.
+    return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
+                       "' instruction yet");
+  }
+}
+
 bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
   if (const auto *b = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
     Wide a = wide(b->getOperand(0)), c = wide(b->getOperand(1)), d = wideFor(&i);
-    switch (b->getOpcode()) {
-    case llvm::Instruction::Add: {
-      Reg carry = tmp(), hi = tmp();
-      emit(Opcode::Add, d.lo, a.lo, c.lo);
-      emit(Opcode::Cmpltu, carry, d.lo, a.lo);
-      emit(Opcode::Add, hi, a.hi, c.hi);
-      emit(Opcode::Add, d.hi, hi, carry);
-      return true;
-    }
-    case llvm::Instruction::Sub: {
-      Wide r = wideSub(a, c);
+    unsigned bits = wideBits(i.getType());
+    if (bits < 64) { // iN: the 64-bit operation on the extended values, then the low N bits
+      if (b->getOpcode() == llvm::Instruction::AShr)
+        a = signExtendWide(a, bits);
+      Wide r{tmp(), tmp()};
+      if (!lowerWideBinary(*b, a, c, r))
+        return false;
       emit(Opcode::Mov, d.lo, r.lo);
       emit(Opcode::Mov, d.hi, r.hi);
+      truncateWide(d, bits);
       return true;
     }
-    case llvm::Instruction::Mul: {
-      // (ah 2^32 + al)(ch 2^32 + cl) mod 2^64: al*cl in full, the cross terms' low words.
-      Reg h1 = tmp(), h2 = tmp(), h3 = tmp(), h12 = tmp();
-      emit(Opcode::Mul, d.lo, a.lo, c.lo);
-      emit(Opcode::Mulhu, h1, a.lo, c.lo);
-      emit(Opcode::Mul, h2, a.lo, c.hi);
-      emit(Opcode::Mul, h3, a.hi, c.lo);
-      emit(Opcode::Add, h12, h1, h2);
-      emit(Opcode::Add, d.hi, h12, h3);
-      return true;
-    }
-    case llvm::Instruction::And:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::Xor: {
-      Opcode op = b->getOpcode() == llvm::Instruction::And  ? Opcode::And
-                  : b->getOpcode() == llvm::Instruction::Or ? Opcode::Or
-                                                            : Opcode::Xor;
-      emit(op, d.lo, a.lo, c.lo);
-      emit(op, d.hi, a.hi, c.hi);
-      return true;
-    }
-    case llvm::Instruction::Shl:
-    case llvm::Instruction::LShr:
-    case llvm::Instruction::AShr: {
-      Wide r = wideShift(b->getOpcode(), a, c.lo);
-      emit(Opcode::Mov, d.lo, r.lo);
-      emit(Opcode::Mov, d.hi, r.hi);
-      return true;
-    }
-    default:
-      // Division and remainder were expanded into loops before the lowering.
-      return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
-                         "' instruction yet");
-    }
+    return lowerWideBinary(*b, a, c, d);
   }
   if (const auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i)) {
     Wide a = wide(cmp->getOperand(0)), b = wide(cmp->getOperand(1));
+    if (cmp->isSigned()) {
+      unsigned bits = wideBits(cmp->getOperand(0)->getType());
+      a = signExtendWide(a, bits);
+      b = signExtendWide(b, bits);
+    }
     Reg d = regFor(&i);
     using P = llvm::CmpInst::Predicate;
     P pred = cmp->getPredicate();
@@ -1154,17 +1197,32 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
     case llvm::Instruction::ZExt:
     case llvm::Instruction::PtrToInt: {
       Wide d = wideFor(&i);
-      emit(Opcode::Mov, d.lo, value(src));
-      emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+      Wide a = isWide(src->getType()) ? wide(src) : Wide{value(src), poplar::isa::kRegZero};
+      emit(Opcode::Mov, d.lo, a.lo);
+      emit(Opcode::Mov, d.hi, a.hi);
       return true;
     }
     case llvm::Instruction::SExt: {
       Wide d = wideFor(&i);
-      emit(Opcode::Mov, d.lo, signExtend(value(src), bitsOf(src->getType())));
-      emit(Opcode::Srai, d.hi, d.lo, 0, 0, 31);
+      if (isWide(src->getType())) {
+        Wide a = signExtendWide(wide(src), wideBits(src->getType()));
+        emit(Opcode::Mov, d.lo, a.lo);
+        emit(Opcode::Mov, d.hi, a.hi);
+      } else {
+        emit(Opcode::Mov, d.lo, signExtend(value(src), bitsOf(src->getType())));
+        emit(Opcode::Srai, d.hi, d.lo, 0, 0, 31);
+      }
+      truncateWide(d, wideBits(i.getType()));
       return true;
     }
     case llvm::Instruction::Trunc:
+      if (isWide(i.getType())) { // i64 -> i33..i63
+        Wide a = wide(src), d = wideFor(&i);
+        emit(Opcode::Mov, d.lo, a.lo);
+        emit(Opcode::Mov, d.hi, a.hi);
+        truncateWide(d, wideBits(i.getType()));
+        return true;
+      }
       truncateInto(regFor(&i), wide(src).lo, bitsOf(i.getType()));
       return true;
     case llvm::Instruction::IntToPtr:
@@ -1173,6 +1231,8 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
     case llvm::Instruction::UIToFP:
     case llvm::Instruction::SIToFP: {
       Wide v = wide(src);
+      if (c->getOpcode() == llvm::Instruction::SIToFP)
+        v = signExtendWide(v, wideBits(src->getType()));
       Reg r = c->getOpcode() == llvm::Instruction::SIToFP ? signedWideToFloat(v)
                                                           : unsignedWideToFloat(v);
       if (i.getType()->isHalfTy()) // below 2^24 (above, a half overflows): one rounding
@@ -1186,6 +1246,7 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
       Wide d = wideFor(&i);
       emit(Opcode::Mov, d.lo, r.lo);
       emit(Opcode::Mov, d.hi, r.hi);
+      truncateWide(d, wideBits(i.getType()));
       return true;
     }
     default:
@@ -1211,6 +1272,7 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
           emit(Opcode::Mov, w.lo, p);
           emit(Opcode::Mov, w.hi, p + 1);
         }
+        truncateWide(w, wideBits(i.getType()));
       } else {
         emit(Opcode::St64, 0, a.base, pairOf(w), 0, a.offset).slot = a.slot;
       }
@@ -1219,6 +1281,7 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
     if (isLoad) {
       emit(Opcode::Ld32, w.lo, a.base, 0, 0, a.offset).slot = a.slot;
       emit(Opcode::Ld32, w.hi, a.base, 0, 0, a.offset + 4).slot = a.slot;
+      truncateWide(w, wideBits(i.getType()));
     } else {
       emit(Opcode::St32, 0, a.base, w.lo, 0, a.offset).slot = a.slot;
       emit(Opcode::St32, 0, a.base, w.hi, 0, a.offset + 4).slot = a.slot;
@@ -1284,6 +1347,10 @@ bool FunctionLowering::lowerFunnelShift(const llvm::CallInst &i, bool left) {
 
 bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id) {
   Wide a = wide(i.getArgOperand(0)), d = wideFor(&i);
+  unsigned bits = wideBits(i.getType());
+  if (bits < 64 && (id == llvm::Intrinsic::fshl || id == llvm::Intrinsic::fshr))
+    return fail(i,
+                "funnel shifts of i" + std::to_string(bits) + " are not supported on the tile yet");
   switch (id) {
   case llvm::Intrinsic::smin:
   case llvm::Intrinsic::smax:
@@ -1292,7 +1359,8 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
     Wide b = wide(i.getArgOperand(1));
     bool isSigned = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
     bool isMin = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
-    Reg less = wideLess(a, b, isSigned); // a < b: min is a, max is b
+    Reg less = isSigned ? wideLess(signExtendWide(a, bits), signExtendWide(b, bits), true)
+                        : wideLess(a, b, false); // a < b: min is a, max is b
     emit(Opcode::Sel, d.lo, isMin ? a.lo : b.lo, isMin ? b.lo : a.lo, less);
     emit(Opcode::Sel, d.hi, isMin ? a.hi : b.hi, isMin ? b.hi : a.hi, less);
     return true;
@@ -1313,6 +1381,12 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
     emit(Opcode::Cmpeqi, empty, first, 0, 0, 0);
     emit(Opcode::Sel, d.lo, c2plus, c1, empty);
     emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+    if (bits < 64 && leading) // an iN lives zero-extended: 64 - N of the zeros are not its
+      emit(Opcode::Addi, d.lo, d.lo, 0, 0, -static_cast<std::int32_t>(64 - bits));
+    if (bits < 64 && !leading) { // a zero iN has N trailing zeros, not 64
+      Reg n = constant(bits);
+      emit(Opcode::Minu, d.lo, d.lo, n);
+    }
     return true;
   }
   case llvm::Intrinsic::ctpop: {
@@ -1324,11 +1398,13 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
     return true;
   }
   case llvm::Intrinsic::abs: {
+    a = signExtendWide(a, bits);
     Wide n = wideSub({poplar::isa::kRegZero, poplar::isa::kRegZero}, a);
     Reg negative = tmp();
     emit(Opcode::Cmplti, negative, a.hi, 0, 0, 0);
     emit(Opcode::Sel, d.lo, n.lo, a.lo, negative);
     emit(Opcode::Sel, d.hi, n.hi, a.hi, negative);
+    truncateWide(d, bits);
     return true;
   }
   default:
