@@ -14,12 +14,6 @@ using namespace realworld;
 
 namespace {
 
-template <typename T> std::vector<std::uint8_t> toBytes(const std::vector<T> &v) {
-  std::vector<std::uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 /// Floats over many binades (and some subnormal, negative and zero ones), away from zero if
 /// asked.
 std::vector<float> randomFloats(std::size_t n, unsigned seed, bool nonzero = false) {

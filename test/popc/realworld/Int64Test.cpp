@@ -14,17 +14,6 @@ using namespace realworld;
 
 namespace {
 
-template <typename T> std::vector<std::uint8_t> toBytes(const std::vector<T> &v) {
-  std::vector<std::uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-template <typename T> std::vector<T> fromBytes(const std::vector<std::uint8_t> &b) {
-  std::vector<T> v(b.size() / sizeof(T));
-  std::memcpy(v.data(), b.data(), b.size());
-  return v;
-}
-
 TEST(RealWorld, Int64XoroshiroMatchesTheHost) {
   std::mt19937 rng(7);
   for (int round = 0; round < 3; ++round) {

@@ -15,15 +15,6 @@ using namespace realworld;
 
 namespace {
 
-template <typename T> std::vector<std::uint8_t> toBytes(const std::vector<T> &v) {
-  std::vector<std::uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-template <typename T> std::vector<std::uint8_t> zeros(std::size_t n) {
-  return std::vector<std::uint8_t>(n * sizeof(T));
-}
-
 /// n values in [-8, 8]; `awayFromZero` keeps them at least 1/4 from it (divisors).
 template <typename T>
 std::vector<T> randomValues(std::size_t n, unsigned seed, bool awayFromZero = false) {
@@ -42,7 +33,7 @@ TEST_P(VectorKernels, Float2ArithmeticMatchesTheHost) {
   auto a = randomValues<float>(n, 1), b = randomValues<float>(n, 2, true),
        c = randomValues<float>(n, 3);
   Rig rig("VectorKernels.cpp");
-  auto out = rig.rawTensor(FLOAT, zeros<float>(6 * n));
+  auto out = rig.rawTensor(FLOAT, zeroBytes<float>(6 * n));
   auto v = rig.vertex("Arithmetic<float>");
   rig.graph().connect(v["a"], rig.rawTensor(FLOAT, toBytes(a)));
   rig.graph().connect(v["b"], rig.rawTensor(FLOAT, toBytes(b)));
@@ -58,7 +49,7 @@ TEST_P(VectorKernels, Half4ArithmeticMatchesTheHost) {
   unsigned n = GetParam();
   auto a = randomValues<half>(n, 4), b = randomValues<half>(n, 5), c = randomValues<half>(n, 6);
   Rig rig("VectorKernels.cpp");
-  auto out = rig.rawTensor(HALF, zeros<half>(5 * n));
+  auto out = rig.rawTensor(HALF, zeroBytes<half>(5 * n));
   auto v = rig.vertex("Arithmetic<half>");
   rig.graph().connect(v["a"], rig.rawTensor(HALF, toBytes(a)));
   rig.graph().connect(v["b"], rig.rawTensor(HALF, toBytes(b)));
@@ -75,7 +66,7 @@ TEST_P(VectorKernels, VectorAccumulatorsMatchTheHost) {
   auto a = randomValues<float>(n, 7), b = randomValues<float>(n, 8);
   auto ha = randomValues<half>(n, 9), hb = randomValues<half>(n, 10);
   Rig rig("VectorKernels.cpp");
-  auto out = rig.rawTensor(FLOAT, zeros<float>(2));
+  auto out = rig.rawTensor(FLOAT, zeroBytes<float>(2));
   auto v = rig.vertex("Dots");
   rig.graph().connect(v["a"], rig.rawTensor(FLOAT, toBytes(a)));
   rig.graph().connect(v["b"], rig.rawTensor(FLOAT, toBytes(b)));
@@ -94,8 +85,8 @@ TEST_P(VectorKernels, Half2Float2ConversionsMatchTheHost) {
   std::vector<float> f = randomValues<float>(n, 12);
   f[0] = 1.0f + 1.0f / 2048; // h * f ties between two halves: to even
   Rig rig("VectorKernels.cpp");
-  auto wide = rig.rawTensor(FLOAT, zeros<float>(n));
-  auto narrow = rig.rawTensor(HALF, zeros<half>(n));
+  auto wide = rig.rawTensor(FLOAT, zeroBytes<float>(n));
+  auto narrow = rig.rawTensor(HALF, zeroBytes<half>(n));
   auto v = rig.vertex("Conversions");
   rig.graph().connect(v["h"], rig.rawTensor(HALF, toBytes(h)));
   rig.graph().connect(v["f"], rig.rawTensor(FLOAT, toBytes(f)));
@@ -121,7 +112,7 @@ TEST_P(VectorKernels, LaneAccessesMatchTheHost) {
     Rig rig("VectorKernels.cpp");
     auto tf = rig.rawTensor(FLOAT, toBytes(f));
     auto th = rig.rawTensor(HALF, toBytes(h));
-    auto sums = rig.rawTensor(INT, zeros<int>(n / 2));
+    auto sums = rig.rawTensor(INT, zeroBytes<int>(n / 2));
     auto v = rig.vertex("Lanes");
     rig.graph().connect(v["f"], tf);
     rig.graph().connect(v["h"], th);
@@ -142,7 +133,7 @@ TEST_P(VectorKernels, SpilledPairsMatchTheHost) {
   unsigned n = GetParam();
   auto a = randomValues<float>(n, 25);
   Rig rig("VectorKernels.cpp");
-  auto out = rig.rawTensor(FLOAT, zeros<float>(32));
+  auto out = rig.rawTensor(FLOAT, zeroBytes<float>(32));
   auto v = rig.vertex("ManyAccumulators");
   rig.graph().connect(v["a"], rig.rawTensor(FLOAT, toBytes(a)));
   rig.graph().connect(v["out"], out);
