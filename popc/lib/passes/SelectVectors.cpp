@@ -2,6 +2,7 @@
 // pairs, before LLVM's scalarizer splits every other vector into its elements.
 #include "passes/IRPasses.hpp"
 #include "passes/MathFunctions.hpp"
+#include "passes/PureCalls.hpp"
 
 #include "isa/Isa.hpp"
 
@@ -89,14 +90,9 @@ private:
 
   llvm::Value *call(llvm::IRBuilder<> &b, Opcode op, llvm::Type *result,
                     llvm::ArrayRef<llvm::Value *> args) {
-    std::vector<llvm::Type *> types;
-    for (llvm::Value *a : args)
-      types.push_back(a->getType());
     std::string name = std::string(kVectorOperationPrefix) + poplar::isa::info(op).mnemonic;
-    llvm::FunctionCallee callee = m_.getOrInsertFunction(
-        name, llvm::FunctionType::get(b.getIntNTy(carriedBits(result)), types, false));
-    llvm::cast<llvm::Function>(callee.getCallee())->setDoesNotAccessMemory();
-    return b.CreateBitCast(b.CreateCall(callee, args), result);
+    return b.CreateBitCast(createPureCall(b, m_, name, b.getIntNTy(carriedBits(result)), args),
+                           result);
   }
 
   llvm::Value *select(llvm::Instruction &i) {

@@ -3,6 +3,7 @@
 #include "passes/IRPasses.hpp"
 
 #include "passes/MathFunctions.hpp"
+#include "passes/PureCalls.hpp"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
@@ -111,16 +112,8 @@ private:
 
   llvm::Value *call(llvm::IRBuilder<> &b, const char *name, llvm::Type *result,
                     llvm::ArrayRef<llvm::Value *> args) {
-    std::vector<llvm::Type *> types;
-    for (llvm::Value *a : args)
-      types.push_back(a->getType());
-    llvm::FunctionCallee callee =
-        m_.getOrInsertFunction(name, llvm::FunctionType::get(result, types, false));
-    auto *f = llvm::cast<llvm::Function>(callee.getCallee());
-    f->setDoesNotAccessMemory();
-    f->setDoesNotThrow();
     usedRuntime_ = true;
-    return b.CreateCall(callee, args);
+    return createPureCall(b, m_, name, result, args);
   }
 
   /// The bits of a float or half as a double.
