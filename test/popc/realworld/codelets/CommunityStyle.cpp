@@ -1,7 +1,8 @@
 // Vertices in the style of open-source IPU projects, which lean on what Graphcore's headers bring
 // in: poplar/FieldTypes.hpp and VectorListTypes.hpp, std::size_t, uint8_t and memset after
 // including only Vertex.hpp, float2 and rptsize_t after ipu_builtins.h, __builtin_ipu_min on
-// float2, Output<bool>, const members with a declared constructor, void compute and lambdas.
+// float2, Output<bool>, const members with a declared constructor, void compute, lambdas and
+// std::is_same with no <type_traits> of its own.
 #include <float.h>
 #include <ipu_builtins.h>
 #include <poplar/FieldTypes.hpp>
@@ -42,6 +43,7 @@ public:
   const unsigned limit;
 
   void compute() {
+    static_assert(std::is_same<decltype(limit), const unsigned>::value, "a const state member");
     unsigned counts[16];
     memset(counts, 0, sizeof counts);
     bool any = false;
