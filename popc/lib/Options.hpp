@@ -13,6 +13,9 @@ struct CompileOptions {
   std::vector<std::string> defines;     ///< -D NAME or NAME=VALUE
   std::vector<std::string> extraFlags;  ///< passed to Clang's front end as is (-W..., -std=...)
   unsigned optLevel = 2;                ///< -O0..-O3
+  /// Levels of recursion a vertex's stack holds (deeper traps as a stack overflow); 0 makes
+  /// recursion an error.
+  unsigned recursionDepth = 16;
   bool debugInfo = false;               ///< -g: keep full debug info (line tables are always kept)
   std::string target = "ipu2";          ///< ipu1, ipu2 or ipu21, or a comma-separated list of them
   std::string poplarIncludeDir;         ///< where poplar/Vertex.hpp is found

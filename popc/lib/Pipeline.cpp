@@ -137,7 +137,7 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
     hoistLoopConstants(*module);
   dump("optimize", *module);
   assert(!llvm::verifyModule(*module, &llvm::errs()) && "optimised IR is invalid");
-  if (!checkSupported(*module, diags))
+  if (!checkSupported(*module, diags, options.recursionDepth))
     return false;
 
   // Lowering to machine IR.
@@ -159,7 +159,7 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
   dump("final", machine);
 
   // The code object.
-  if (!emitCode(machine, out, diags))
+  if (!emitCode(machine, out, diags, options.recursionDepth))
     return false;
   out.target = options.target;
   out.producer = "popc " POPC_VERSION;

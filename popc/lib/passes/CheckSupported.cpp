@@ -78,8 +78,8 @@ public:
             if (members.count(call->getCalledFunction())) {
               report(inst, "recursive call to '" +
                                llvm::demangle(call->getCalledFunction()->getName().str()) +
-                               "' is not supported on the tile (stacks are sized at compile "
-                               "time)");
+                               "' with --recursion-depth=0 (stacks are sized at compile time: "
+                               "give the depth they must hold)");
               return;
             }
     }
@@ -183,12 +183,13 @@ private:
 
 } // namespace
 
-bool checkSupported(llvm::Module &m, SourceDiagnostics &diags) {
+bool checkSupported(llvm::Module &m, SourceDiagnostics &diags, unsigned recursionDepth) {
   Checker checker(diags);
   for (llvm::Function &f : m)
     for (llvm::Instruction &inst : llvm::instructions(f))
       checker.check(inst);
-  checker.checkRecursion(m);
+  if (recursionDepth == 0)
+    checker.checkRecursion(m);
   for (llvm::GlobalVariable &g : m.globals())
     if (g.isThreadLocal())
       diags.error("", 0, 0,

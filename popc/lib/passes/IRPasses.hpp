@@ -65,9 +65,11 @@ void prepareForLowering(llvm::Module &module);
 void hoistLoopConstants(llvm::Module &module);
 
 /// Reports everything the tile cannot run that is visible in optimised IR: calls to functions
-/// with no definition and no ISA equivalent, indirect calls, recursion, 64-bit floats,
-/// dynamic stack allocation. Returns false if it reported an error.
-bool checkSupported(llvm::Module &module, SourceDiagnostics &diags);
+/// with no definition and no ISA equivalent, indirect calls, recursion if not allowed, double
+/// precision the software does not cover, dynamic stack allocation. Returns false if it
+/// reported an error.
+/// Recursion is allowed when `recursionDepth` is not 0 (emitCode sizes the stacks for it).
+bool checkSupported(llvm::Module &module, SourceDiagnostics &diags, unsigned recursionDepth);
 
 } // namespace popc
 

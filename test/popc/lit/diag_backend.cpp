@@ -1,5 +1,5 @@
 // Problems found after code generation are reported at the source line of the instruction.
-// RUN: not popc -S %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not popc --recursion-depth=0 -S %s -o /dev/null 2>&1 | FileCheck %s
 #include <poplar/Vertex.hpp>
 
 float helper(float x);
@@ -30,7 +30,7 @@ public:
 };
 
 int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-// CHECK-DAG: diag_backend.cpp:[[@LINE-1]]:37: error: recursive call to 'fib(int)' is not supported on the tile
+// CHECK-DAG: diag_backend.cpp:[[@LINE-1]]:37: error: recursive call to 'fib(int)' with --recursion-depth=0
 
 class Recursive : public poplar::Vertex {
 public:

@@ -54,6 +54,40 @@ TEST(RealWorld, HeapSortAscendingAndDescending) {
   }
 }
 
+TEST(RealWorld, StdSortAndBoundedRecursion) {
+  for (Type type : {FLOAT, INT})
+    for (std::size_t n : {0u, 5u, 31u, 500u}) {
+      Rig rig("HeapSort.cpp");
+      auto data = randomData(n, -1000, 1000, 0.5, unsigned(n));
+      auto t = rig.tensor(type, data);
+      rig.graph().connect(rig.vertex("StdSort<" + type.toString() + ">")["values"], t);
+      ASSERT_EQ(rig.run(), "") << type.toString();
+      for (double &x : data)
+        x = roundTo(type, x);
+      std::sort(data.begin(), data.end());
+      EXPECT_EQ(rig.values(t), data) << type.toString() << " n=" << n;
+    }
+  for (std::size_t depth : {1u, 12u, 40u}) {
+    Rig rig("HeapSort.cpp");
+    auto coefficients = randomData(depth, -3, 3, 1, 9);
+    auto value = rig.tensor(INT, {0});
+    auto v = rig.vertex("RecursivePolynomial");
+    rig.graph().connect(v["coefficients"], rig.tensor(INT, coefficients));
+    rig.graph().connect(v["value"], value[0]);
+    std::string error = rig.run();
+    if (depth > 16) { // past popc's default --recursion-depth
+      EXPECT_NE(error.find("stack overflow"), std::string::npos) << error;
+      EXPECT_NE(error.find("RecursivePolynomial"), std::string::npos) << error;
+      continue;
+    }
+    ASSERT_EQ(error, "") << depth;
+    std::int32_t want = 0;
+    for (std::size_t k = depth; k-- > 0;)
+      want = std::int32_t(std::uint32_t(want) * 3u + std::uint32_t(std::int32_t(coefficients[k])));
+    EXPECT_EQ(rig.values(value)[0], want) << depth;
+  }
+}
+
 TEST(RealWorld, StatisticsThroughAlgorithmAndNumeric) {
   auto in = randomData(23, -10, 10, 0.5, 11), weights = randomData(23, -2, 2, 0.5, 12);
   std::vector<double> grid = {-8, -3, -1, 0, 2, 2, 5, 9};
