@@ -60,3 +60,56 @@ public:
     return true;
   }
 };
+
+// The short vector types: popc's (ext_vector_type) on the tile, GCC's vector_size on the host.
+#ifndef __POPC__
+typedef float float2 __attribute__((vector_size(8)));
+typedef _Float16 half;
+typedef half half4 __attribute__((vector_size(8)));
+#endif
+
+// out = a * x + y two floats at a time (f32v2mul, f32v2add); one operation per statement, so
+// that neither build fuses the multiply-add.
+class AxpyFloat2Vertex : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<float, poplar::VectorLayout::SPAN, 8>> x;
+  poplar::Input<poplar::Vector<float, poplar::VectorLayout::ONE_PTR, 8>> y;
+  poplar::Output<poplar::Vector<float, poplar::VectorLayout::ONE_PTR, 8>> out;
+  float a;
+
+  bool compute() {
+    const float2 *x2 = reinterpret_cast<const float2 *>(&x[0]);
+    const float2 *y2 = reinterpret_cast<const float2 *>(&y[0]);
+    float2 *o2 = reinterpret_cast<float2 *>(&out[0]);
+    const float2 av = {a, a};
+    const unsigned n = x.size() / 2; // a vector store may alias the size field: read it once
+    for (unsigned i = 0; i < n; ++i) {
+      float2 p = av * x2[i];
+      o2[i] = p + y2[i];
+    }
+    return true;
+  }
+};
+
+// The same four halves at a time (f16v4mul, f16v4add).
+class AxpyHalf4Vertex : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<half, poplar::VectorLayout::SPAN, 8>> x;
+  poplar::Input<poplar::Vector<half, poplar::VectorLayout::ONE_PTR, 8>> y;
+  poplar::Output<poplar::Vector<half, poplar::VectorLayout::ONE_PTR, 8>> out;
+  float a;
+
+  bool compute() {
+    const half4 *x4 = reinterpret_cast<const half4 *>(&x[0]);
+    const half4 *y4 = reinterpret_cast<const half4 *>(&y[0]);
+    half4 *o4 = reinterpret_cast<half4 *>(&out[0]);
+    const half h = half(a);
+    const half4 av = {h, h, h, h};
+    const unsigned n = x.size() / 4;
+    for (unsigned i = 0; i < n; ++i) {
+      half4 p = av * x4[i];
+      o4[i] = p + y4[i];
+    }
+    return true;
+  }
+};

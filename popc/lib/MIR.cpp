@@ -31,11 +31,21 @@ void defOperands(Inst &i, std::vector<Reg *> &defs) {
     defs.push_back(&i.ra);
 }
 
+/// Whether the operand field `r` of `i` names a register pair (its head).
+bool isPairOperand(const Inst &i, const Reg *r) {
+  std::uint8_t flags = poplar::isa::info(i.op).flags;
+  return (r == &i.rd && (flags & poplar::isa::PD)) || (r == &i.ra && (flags & poplar::isa::PA)) ||
+         (r == &i.rb && (flags & poplar::isa::PB)) || (r == &i.rc && (flags & poplar::isa::PC));
+}
+
 void usesOf(const Inst &i, std::vector<Reg> &uses) {
   std::vector<Reg *> ops;
   useOperands(const_cast<Inst &>(i), ops);
-  for (Reg *r : ops)
+  for (Reg *r : ops) {
     uses.push_back(*r);
+    if (isPairOperand(i, r))
+      uses.push_back(*r + 1);
+  }
   if (i.op == Opcode::Call)
     for (unsigned a = 0; a < i.callArgs; ++a)
       uses.push_back(1 + a);
@@ -48,8 +58,11 @@ void usesOf(const Inst &i, std::vector<Reg> &uses) {
 void defsOf(const Inst &i, std::vector<Reg> &defs) {
   std::vector<Reg *> ops;
   defOperands(const_cast<Inst &>(i), ops);
-  for (Reg *r : ops)
+  for (Reg *r : ops) {
     defs.push_back(*r);
+    if (isPairOperand(i, r))
+      defs.push_back(*r + 1);
+  }
   if (i.op == Opcode::Call) {
     // A call may change every caller-saved register, and lr.
     for (Reg r = FirstCallerSaved; r <= LastCallerSaved; ++r)

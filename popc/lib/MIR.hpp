@@ -18,9 +18,11 @@ using Reg = std::uint32_t;
 constexpr Reg FirstVirtual = 64;
 inline bool isVirtual(Reg r) { return r >= FirstVirtual; }
 
-/// Argument registers r1..r8; r9..r11 are kept free for spill code.
+/// Argument registers r1..r8; r9..r11 and the pairs r26:27..r30:31 are kept free for spill
+/// code (an instruction reads at most three registers or three pairs).
 constexpr unsigned NumArgRegs = 8;
 constexpr Reg SpillScratch[3] = {9, 10, 11};
+constexpr Reg SpillScratchPairs[3] = {26, 28, 30};
 constexpr Reg FirstCallerSaved = 1, LastCallerSaved = 31;
 
 struct SourceLoc {
@@ -56,6 +58,10 @@ struct FrameSlot {
   std::int32_t offset = -1; ///< from sp after the prologue; set by layoutFrame
 };
 
+/// A register pair (the ISA's rX:2 operands: f32v2, f16v4, ld64, st64) is two consecutive
+/// virtual registers, head and head + 1, that the allocator places in an even physical pair.
+/// Either half may also be read or written alone as a 32-bit register. An instruction names a
+/// pair operand by its head; usesOf/defsOf list both halves.
 struct Function {
   std::string name;
   std::vector<std::unique_ptr<Block>> blocks; ///< blocks[0] is the entry; order is the layout
@@ -66,7 +72,23 @@ struct Function {
   std::uint32_t entryPc = 0;   ///< set by emitCode
   SourceLoc loc;
 
+  std::vector<bool> pairHeads; ///< indexed by virtual register
+
   Reg newVirtual() { return nextVirtual++; }
+  Reg newPair() {
+    Reg head = nextVirtual;
+    nextVirtual += 2;
+    pairHeads.resize(nextVirtual);
+    pairHeads[head] = true;
+    return head;
+  }
+  bool isPairHead(Reg r) const { return r < pairHeads.size() && pairHeads[r]; }
+  /// The head of the pair `r` belongs to, or 0 if it is a lone register.
+  Reg pairOf(Reg r) const {
+    if (isPairHead(r))
+      return r;
+    return r > 0 && isPairHead(r - 1) ? r - 1 : 0;
+  }
   int newSlot(std::uint32_t size, std::uint32_t align) {
     slots.push_back({size, align, -1});
     return static_cast<int>(slots.size() - 1);
@@ -82,7 +104,11 @@ struct Module {
   std::vector<std::string> files;
 };
 
-/// The registers an instruction reads and writes, including the implicit ones of call and ret.
+/// Whether the operand field `r` (a pointer into `inst`) names a register pair by its head.
+bool isPairOperand(const Inst &inst, const Reg *r);
+
+/// The registers an instruction reads and writes, including the implicit ones of call and ret
+/// and the second halves of pair operands.
 /// Post-increment forms and brnzdec both read and write ra.
 void usesOf(const Inst &inst, std::vector<Reg> &uses);
 void defsOf(const Inst &inst, std::vector<Reg> &defs);

@@ -38,6 +38,14 @@ std::vector<std::string> defaultLibraryIncludeDirs(const char *argv0) {
   return {POPC_SOURCE_INCLUDE_DIR "/c++", POPC_LIBCXX_INCLUDE_DIR, POPC_SOURCE_INCLUDE_DIR "/c"};
 }
 
+std::string defaultRuntimeDir(const char *argv0) {
+  llvm::SmallString<256> dir = installPrefix(argv0);
+  llvm::sys::path::append(dir, "lib", "popc", "runtime");
+  if (llvm::sys::fs::is_directory(dir))
+    return std::string(dir);
+  return POPC_SOURCE_RUNTIME_DIR;
+}
+
 std::string defaultPoplarIncludeDir(const char *argv0) {
   llvm::SmallString<256> dir = installPrefix(argv0);
   llvm::sys::path::append(dir, "include");

@@ -74,6 +74,34 @@ std::unique_ptr<llvm::Module> compileInputs(const CompileOptions &options,
   return ok ? std::move(linked) : nullptr;
 }
 
+/// Links the runtime functions the module calls (runtime/Double.cpp), optimised on their own
+/// and made internal.
+bool linkRuntime(llvm::Module &module, const CompileOptions &options,
+                 std::vector<std::string> &dependencies) {
+  std::string source = options.runtimeDir + "/Double.cpp";
+  CompileOptions runtime = options;
+  runtime.inputs = {source};
+  runtime.includeDirs.clear();
+  runtime.defines.clear();
+  runtime.extraFlags.clear();
+  std::vector<VertexInfo> none;
+  std::unique_ptr<llvm::Module> m =
+      compileToIR(source, runtime, module.getContext(), none, dependencies);
+  if (!m)
+    return false;
+  optimizeModule(*m, 2);
+  std::vector<std::string> defined;
+  for (const llvm::Function &f : *m)
+    if (!f.isDeclaration())
+      defined.push_back(f.getName().str());
+  if (llvm::Linker::linkModules(module, std::move(m), llvm::Linker::LinkOnlyNeeded))
+    return false; // the linker has printed why
+  for (const std::string &name : defined)
+    if (llvm::Function *f = module.getFunction(name))
+      f->setLinkage(llvm::GlobalValue::InternalLinkage);
+  return true;
+}
+
 } // namespace
 
 bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
@@ -85,13 +113,6 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
   std::unique_ptr<llvm::Module> module = compileInputs(options, context, vertices, read, diags);
   if (!module)
     return false;
-  if (dependencies) {
-    // Inputs sharing headers list them once.
-    std::set<std::string> seen;
-    for (std::string &file : read)
-      if (seen.insert(file).second)
-        dependencies->push_back(std::move(file));
-  }
   dump("frontend", *module);
 
   // LLVM IR stages.
@@ -101,10 +122,22 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
     stridePointers(*module);
     countLoops(*module);
   }
+  if (softenDoubles(*module) && !linkRuntime(*module, options, read))
+    return false;
+  if (dependencies) {
+    // Inputs sharing headers list them once; a runtime source linked in is listed too.
+    std::set<std::string> seen;
+    for (std::string &file : read)
+      if (seen.insert(file).second)
+        dependencies->push_back(std::move(file));
+  }
+  selectVectorInstructions(*module);
   prepareForLowering(*module);
+  if (options.optLevel > 0)
+    hoistLoopConstants(*module);
   dump("optimize", *module);
   assert(!llvm::verifyModule(*module, &llvm::errs()) && "optimised IR is invalid");
-  if (!checkSupported(*module, diags))
+  if (!checkSupported(*module, diags, options.recursionDepth))
     return false;
 
   // Lowering to machine IR.
@@ -126,7 +159,7 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
   dump("final", machine);
 
   // The code object.
-  if (!emitCode(machine, out, diags))
+  if (!emitCode(machine, out, diags, options.recursionDepth))
     return false;
   out.target = options.target;
   out.producer = "popc " POPC_VERSION;

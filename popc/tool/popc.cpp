@@ -28,6 +28,11 @@ static cl::opt<std::string> Target("target", cl::init("ipu2"),
                                    cl::desc("Target: ipu1, ipu2 or ipu21 (a list takes the "
                                             "first; all share the tile ISA)"),
                                    cl::cat(PopcCategory));
+static cl::opt<unsigned> RecursionDepth(
+    "recursion-depth", cl::init(16), cl::value_desc("n"),
+    cl::desc("Levels of recursion a vertex's stack holds (deeper traps as a stack overflow; 0 "
+             "rejects recursion; default 16)"),
+    cl::cat(PopcCategory));
 static cl::opt<bool> ListTargets("list-targets", cl::desc("Print the supported targets"),
                                  cl::cat(PopcCategory));
 static cl::opt<bool> EmitAssembly("S", cl::desc("Write a readable assembly listing"),
@@ -128,6 +133,8 @@ int main(int argc, char **argv) {
       return fail("unknown target '" + t + "' (supported: " + popc::supportedTargets() + ")");
   options.poplarIncludeDir = popc::defaultPoplarIncludeDir(argv[0]);
   options.libraryIncludeDirs = popc::defaultLibraryIncludeDirs(argv[0]);
+  options.runtimeDir = popc::defaultRuntimeDir(argv[0]);
+  options.recursionDepth = RecursionDepth;
   if (!EmitAssembly && Output.empty())
     return fail("no output file: use -o out.gp");
 

@@ -42,9 +42,9 @@ constexpr double kTolerance = 0.05;
 // `rpt r, n` costs 1 and then each trip costs its n body instructions; the pointer walks use
 // post-increment loads and stores (ld32p, ldhp: 2, st32p, sthp: 2).
 //
-// SumVertex: n == 0: 9-19 (11) + exit 26-28 (3) = 14. Otherwise 9-22 (14), the rpt body 23-25
-// (3: *out is stored every trip), exit (3): 17 + 3n.
-constexpr CycleModel kSumModel{14, 17, 3};
+// SumVertex: n == 0: 9-18 (10) + exit 25-27 (3) = 13. Otherwise 9-21 (13), the rpt body 22-24
+// (3: *out is stored every trip), exit (3): 16 + 3n.
+constexpr CycleModel kSumModel{13, 16, 3};
 // DotProductVertex: n == 0: 29-34 (6) + 45-49 (5) = 11. Otherwise 29-32 and 35-40 (10), body
 // 41-44 (4), 45-49 (5): 15 + 4n.
 constexpr CycleModel kDotModel{11, 15, 4};

@@ -5,6 +5,7 @@
 #ifndef _POPC_IPU_BUILTINS_H
 #define _POPC_IPU_BUILTINS_H
 
+#include <ipudef.h>
 #include <math.h>
 #include <poplar/TileConstants.hpp>
 
@@ -65,6 +66,22 @@ void *__builtin_ipu_get_vertex_base(void);
 
 #ifdef __cplusplus
 }
+
+// The lane-by-lane forms Graphcore's header adds for the vector types (f32v2max, f16v4min, ...).
+#define _POPC_IPU_LANEWISE(name, V, N)                                                             \
+  __attribute__((always_inline)) inline V name(V a, V b) {                                         \
+    V r;                                                                                           \
+    for (int i = 0; i < N; ++i)                                                                    \
+      r[i] = name(float(a[i]), float(b[i]));                                                       \
+    return r;                                                                                      \
+  }
+_POPC_IPU_LANEWISE(__builtin_ipu_max, float2, 2)
+_POPC_IPU_LANEWISE(__builtin_ipu_min, float2, 2)
+_POPC_IPU_LANEWISE(__builtin_ipu_max, half2, 2)
+_POPC_IPU_LANEWISE(__builtin_ipu_min, half2, 2)
+_POPC_IPU_LANEWISE(__builtin_ipu_max, half4, 4)
+_POPC_IPU_LANEWISE(__builtin_ipu_min, half4, 4)
+#undef _POPC_IPU_LANEWISE
 #endif
 
 #endif

@@ -1,7 +1,9 @@
 // The tile's <math.h>: the C99 functions. The float ones the ISA computes (sqrtf, expf, logf,
 // tanhf, sinf, cosf, powf, floorf, ceilf, roundf, truncf, fabsf, fminf, fmaxf, fmaf) are single
 // instructions (popc/lib/passes/MathFunctions.def); the others are defined here from those.
-// The double and long double forms are declared for libc++ only: popc rejects double code.
+// Double precision is software on the tile (popc/runtime/Double.cpp): the double functions that
+// are exact sign and rounding operations are defined here from it; the others, and long double,
+// are declared for libc++ only (a call is a popc error).
 #ifndef _POPC_MATH_H
 #define _POPC_MATH_H
 
@@ -195,6 +197,36 @@ _POPC_MATH_INLINE float hypotf(float x, float y) {
   return big * sqrtf(1.0f + r * r);
 }
 _POPC_MATH_INLINE float copysignf(float x, float y) { return __builtin_copysignf(x, y); }
+// Always inlined: a double cannot be a call argument on the tile (the calls are `nobuiltin` in
+// a freestanding compile, which the ordinary inliner leaves alone).
+#define _POPC_MATH_DOUBLE _POPC_MATH_INLINE __attribute__((always_inline))
+_POPC_MATH_DOUBLE double fabs(double x) { return __builtin_fabs(x); }
+_POPC_MATH_DOUBLE double copysign(double x, double y) { return __builtin_copysign(x, y); }
+// Round half to even: adding and removing 2^52 rounds in the nearest-even mode; from 2^52 up
+// every double is integral.
+_POPC_MATH_DOUBLE double rint(double x) {
+  double a = fabs(x);
+  if (!(a < 4503599627370496.0))
+    return x;
+  return copysign((a + 4503599627370496.0) - 4503599627370496.0, x);
+}
+_POPC_MATH_DOUBLE double nearbyint(double x) { return rint(x); }
+_POPC_MATH_DOUBLE double floor(double x) {
+  double r = rint(x);
+  return r > x ? r - 1.0 : r;
+}
+_POPC_MATH_DOUBLE double ceil(double x) {
+  double r = rint(x);
+  return r < x ? r + 1.0 : r;
+}
+_POPC_MATH_DOUBLE double trunc(double x) { return copysign(floor(fabs(x)), x); }
+_POPC_MATH_DOUBLE double round(double x) { // half away from zero; x - trunc(x) is exact
+  double t = trunc(x);
+  return fabs(x - t) >= 0.5 ? t + copysign(1.0, x) : t;
+}
+_POPC_MATH_DOUBLE double fmin(double x, double y) { return y < x || x != x ? y : x; }
+_POPC_MATH_DOUBLE double fmax(double x, double y) { return y > x || x != x ? y : x; }
+#undef _POPC_MATH_DOUBLE
 _POPC_MATH_INLINE float fdimf(float x, float y) { return x > y ? x - y : 0.0f; }
 // Round half to even: adding and removing 2^23 rounds in the current (nearest-even) mode.
 _POPC_MATH_INLINE float rintf(float x) {

@@ -13,24 +13,48 @@ using poplar::isa::Opcode;
 
 namespace {
 
+/// The live range of a virtual register, or of a pair (keyed by its head, width 2).
 struct Interval {
   Reg vreg;
   unsigned start, end;
-  Reg phys = 0;
-  int slot = -1;
+  unsigned width = 1;
+  Reg phys = 0;  ///< the first register; a pair also has phys + 1
+  int slot = -1; ///< a spilled interval's frame slot, or kRematerialized
+  bool spilled() const { return slot != -1; }
 };
 
+/// The slot of a spilled constant: each use builds it again with movi (no store, no load).
+constexpr int kRematerialized = -2;
+
+bool isSpillScratch(Reg r) {
+  for (Reg s : mir::SpillScratch)
+    if (r == s)
+      return true;
+  for (Reg s : mir::SpillScratchPairs)
+    if (r == s || r == s + 1)
+      return true;
+  return false;
+}
+
 /// Physical registers the allocator may hand out, cheapest first: caller-saved ones need no
-/// save in the prologue; r9..r11 are the spill scratch registers.
+/// save in the prologue; the spill scratch registers are kept out.
 std::vector<Reg> allocatable() {
   std::vector<Reg> regs;
-  for (Reg r = 1; r <= 8; ++r)
-    regs.push_back(r);
-  for (Reg r = 12; r <= mir::LastCallerSaved; ++r)
-    regs.push_back(r);
+  for (Reg r = 1; r <= mir::LastCallerSaved; ++r)
+    if (!isSpillScratch(r))
+      regs.push_back(r);
   for (Reg r = poplar::isa::kFirstCalleeSaved; r <= poplar::isa::kLastCalleeSaved; ++r)
     regs.push_back(r);
   return regs;
+}
+
+/// The even registers of `pool` whose successor is in it too, in the pool's order.
+std::vector<Reg> allocatablePairs(const std::vector<Reg> &pool) {
+  std::vector<Reg> pairs;
+  for (Reg r : pool)
+    if (r % 2 == 0 && std::find(pool.begin(), pool.end(), r + 1) != pool.end())
+      pairs.push_back(r);
+  return pairs;
 }
 
 bool tracked(Reg r) {
@@ -45,6 +69,7 @@ public:
     number();
     liveness();
     intervals();
+    findConstants();
     scan();
     rewrite();
   }
@@ -108,8 +133,15 @@ private:
     }
   }
 
+  /// The register whose interval holds `v`: its pair's head, or itself.
+  Reg group(Reg v) const {
+    Reg head = f_.pairOf(v);
+    return head ? head : v;
+  }
+
   void extend(Reg v, unsigned pos) {
-    auto [it, added] = byReg_.emplace(v, Interval{v, pos, pos});
+    v = group(v);
+    auto [it, added] = byReg_.emplace(v, Interval{v, pos, pos, f_.isPairHead(v) ? 2u : 1u});
     if (!added) {
       it->second.start = std::min(it->second.start, pos);
       it->second.end = std::max(it->second.end, pos);
@@ -163,13 +195,46 @@ private:
   }
 
   bool conflictsWithFixed(Reg phys, const Interval &iv) {
-    for (const auto &[a, b] : fixed_[phys])
-      if (iv.start <= b && a <= iv.end)
-        return true;
+    for (Reg r = phys; r < phys + iv.width; ++r)
+      for (const auto &[a, b] : fixed_[r])
+        if (iv.start <= b && a <= iv.end)
+          return true;
     return false;
   }
 
-  int spillSlot() { return f_.newSlot(4, 4); }
+  static bool overlaps(const Interval &a, Reg phys, unsigned width) {
+    return a.phys < phys + width && phys < a.phys + a.width;
+  }
+
+  /// The registers written exactly once, by a movi: their values, by register.
+  void findConstants() {
+    std::map<Reg, unsigned> defCount;
+    std::vector<Reg> defs;
+    for (auto &b : f_.blocks)
+      for (const mir::Inst &i : b->insts) {
+        defs.clear();
+        mir::defsOf(i, defs);
+        for (Reg r : defs)
+          if (mir::isVirtual(r) && ++defCount[r] == 1 && i.op == Opcode::Movi)
+            constants_[r] = i.imm;
+      }
+    for (const auto &[r, n] : defCount)
+      if (n != 1)
+        constants_.erase(r);
+  }
+
+  /// Whether every register of the interval is a constant (movi): spilling it costs a movi per
+  /// use instead of a store and loads.
+  bool isConstant(const Interval &iv) const {
+    for (Reg r = iv.vreg; r < iv.vreg + iv.width; ++r)
+      if (!constants_.count(r))
+        return false;
+    return true;
+  }
+
+  int spillSlot(const Interval &iv) {
+    return isConstant(iv) ? kRematerialized : f_.newSlot(4 * iv.width, 4 * iv.width);
+  }
 
   void scan() {
     std::vector<Interval *> order;
@@ -179,15 +244,15 @@ private:
       return a->start != b->start ? a->start < b->start : a->vreg < b->vreg;
     });
     std::vector<Interval *> active;
-    const std::vector<Reg> pool = allocatable();
+    const std::vector<Reg> pool = allocatable(), pairs = allocatablePairs(pool);
     for (Interval *iv : order) {
       active.erase(std::remove_if(active.begin(), active.end(),
                                   [&](Interval *a) { return a->end < iv->start; }),
                    active.end());
       Reg chosen = 0;
-      for (Reg r : pool) {
-        bool busy =
-            std::any_of(active.begin(), active.end(), [&](Interval *a) { return a->phys == r; });
+      for (Reg r : iv->width == 2 ? pairs : pool) {
+        bool busy = std::any_of(active.begin(), active.end(),
+                                [&](Interval *a) { return overlaps(*a, r, iv->width); });
         if (!busy && !conflictsWithFixed(r, *iv)) {
           chosen = r;
           break;
@@ -198,21 +263,61 @@ private:
         active.push_back(iv);
         continue;
       }
-      // Spill whichever of the candidates lives longest.
+      // Spill a constant (rebuilt by a movi at each use) before anything else, then whichever
+      // of the candidates lives longest; a pair takes only a pair's place.
       Interval *victim = nullptr;
-      for (Interval *a : active)
-        if (a->end > iv->end && !conflictsWithFixed(a->phys, *iv) &&
-            (!victim || a->end > victim->end))
-          victim = a;
+      auto better = [&](const Interval *a) {
+        if (!victim)
+          return true;
+        if (isConstant(*a) != isConstant(*victim))
+          return isConstant(*a);
+        return a->end > victim->end;
+      };
+      if (!isConstant(*iv))
+        for (Interval *a : active)
+          if ((a->end > iv->end || isConstant(*a)) && a->width >= iv->width &&
+              !conflictsWithFixed(a->phys, *iv) && better(a))
+            victim = a;
       if (victim) {
         iv->phys = victim->phys;
         victim->phys = 0;
-        victim->slot = spillSlot();
+        victim->slot = spillSlot(*victim);
         std::replace(active.begin(), active.end(), victim, iv);
       } else {
-        iv->slot = spillSlot();
+        iv->slot = spillSlot(*iv);
       }
     }
+  }
+
+  /// Reloads a spilled register, or pair, into `reg` (movi for a constant).
+  void reload(std::vector<mir::Inst> &out, Reg reg, const Interval &iv, unsigned half, bool pair,
+              const mir::Inst &at) {
+    if (iv.slot != kRematerialized) {
+      out.push_back(spillAccess(pair ? Opcode::Ld64 : Opcode::Ld32, reg, iv, half, at));
+      return;
+    }
+    for (unsigned k = 0; k < (pair ? 2u : 1u); ++k) {
+      mir::Inst m;
+      m.op = Opcode::Movi;
+      m.rd = reg + k;
+      m.imm = constants_.at(iv.vreg + half + k);
+      m.loc = at.loc;
+      out.push_back(m);
+    }
+  }
+
+  /// An access to a spilled register (or pair): `op` of half `half` at the slot.
+  mir::Inst spillAccess(Opcode op, Reg reg, const Interval &iv, unsigned half,
+                        const mir::Inst &at) {
+    mir::Inst a;
+    a.op = op;
+    bool load = op == Opcode::Ld32 || op == Opcode::Ld64;
+    (load ? a.rd : a.rb) = reg;
+    a.ra = poplar::isa::kRegSp;
+    a.imm = static_cast<std::int32_t>(4 * half);
+    a.slot = iv.slot;
+    a.loc = at.loc;
+    return a;
   }
 
   void rewrite() {
@@ -223,49 +328,54 @@ private:
         mir::useOperands(i, uses);
         mir::defOperands(i, defs);
         std::vector<mir::Inst> before, after;
-        unsigned scratch = 0;
-        std::map<Reg, Reg> reloaded;
+        unsigned scratch = 0, scratchPairs = 0;
+        // Reloads by (register, read as a pair).
+        std::map<std::pair<Reg, bool>, Reg> reloaded;
         for (Reg *r : uses) {
           if (!mir::isVirtual(*r))
             continue;
-          const Interval &iv = byReg_.at(*r);
-          if (iv.slot < 0) {
-            *r = iv.phys;
+          const Interval &iv = byReg_.at(group(*r));
+          unsigned half = *r - iv.vreg;
+          if (!iv.spilled()) {
+            *r = iv.phys + half;
             continue;
           }
-          auto [it, added] = reloaded.emplace(*r, mir::SpillScratch[scratch]);
+          bool pair = mir::isPairOperand(i, r);
+          auto [it, added] =
+              reloaded.emplace(std::make_pair(*r, pair), pair ? mir::SpillScratchPairs[scratchPairs]
+                                                              : mir::SpillScratch[scratch]);
           if (added) {
-            mir::Inst ld;
-            ld.op = Opcode::Ld32;
-            ld.rd = mir::SpillScratch[scratch++];
-            ld.ra = poplar::isa::kRegSp;
-            ld.slot = iv.slot;
-            ld.loc = i.loc;
-            before.push_back(ld);
+            reload(before, it->second, iv, half, pair, i);
+            (pair ? scratchPairs : scratch)++;
           }
           *r = it->second;
         }
+        bool dropped = false;
         for (Reg *r : defs) {
           if (!mir::isVirtual(*r))
             continue;
-          const Interval &iv = byReg_.at(*r);
-          if (iv.slot < 0) {
-            *r = iv.phys;
+          const Interval &iv = byReg_.at(group(*r));
+          unsigned half = *r - iv.vreg;
+          if (!iv.spilled()) {
+            *r = iv.phys + half;
+            continue;
+          }
+          if (iv.slot == kRematerialized) {
+            dropped = true; // the movi itself: every use builds the constant again
             continue;
           }
           // A value written and read by one instruction (post-increment) keeps its reload.
-          auto it = reloaded.find(*r);
-          Reg s = it != reloaded.end() ? it->second : mir::SpillScratch[0];
+          bool pair = mir::isPairOperand(i, r);
+          auto it = reloaded.find({*r, pair});
+          Reg s = it != reloaded.end() ? it->second
+                  : pair               ? mir::SpillScratchPairs[0]
+                                       : mir::SpillScratch[0];
           *r = s;
-          mir::Inst st;
-          st.op = Opcode::St32;
-          st.ra = poplar::isa::kRegSp;
-          st.rb = s;
-          st.slot = iv.slot;
-          st.loc = i.loc;
-          after.push_back(st);
+          after.push_back(spillAccess(pair ? Opcode::St64 : Opcode::St32, s, iv, half, i));
         }
         out.insert(out.end(), before.begin(), before.end());
+        if (dropped)
+          continue;
         if (i.op == Opcode::Brnzdec && !after.empty()) {
           // A spilled counter: the store after the branch would run only when the loop
           // exits, so decrement and store first, then branch on the value loaded (the
@@ -295,6 +405,7 @@ private:
   std::map<mir::Block *, llvm::BitVector> use_, def_, liveIn_, liveOut_;
   std::map<Reg, Interval> byReg_;
   std::map<Reg, std::vector<std::pair<unsigned, unsigned>>> fixed_;
+  std::map<Reg, std::int32_t> constants_; ///< registers whose only definition is a movi
 };
 
 } // namespace

@@ -45,6 +45,18 @@ public:
           return call && isPrintfCall(*call);
         }))
       return;
+    // The edges of the vectors SelectVectors kept whole: bitcasts from and to their bits and
+    // element accesses with a constant index, of 32- and 64-bit vectors.
+    if (llvm::isa<llvm::BitCastInst>(inst) || llvm::isa<llvm::ExtractElementInst>(inst) ||
+        llvm::isa<llvm::InsertElementInst>(inst)) {
+      llvm::Value *vector = inst.getType()->isVectorTy() ? &inst : inst.getOperand(0);
+      unsigned bits = vector->getType()->getPrimitiveSizeInBits();
+      bool constantIndex = llvm::isa<llvm::BitCastInst>(inst) ||
+                           llvm::isa<llvm::ConstantInt>(inst.getOperand(inst.getNumOperands() - 1));
+      if ((bits == 32 || bits == 64) && constantIndex &&
+          !vector->getType()->getScalarType()->isDoubleTy())
+        return;
+    }
     checkType(inst, inst.getType());
     for (llvm::Value *op : inst.operands())
       if (!llvm::isa<llvm::BasicBlock>(op) && !llvm::isa<llvm::Function>(op))
@@ -66,8 +78,8 @@ public:
             if (members.count(call->getCalledFunction())) {
               report(inst, "recursive call to '" +
                                llvm::demangle(call->getCalledFunction()->getName().str()) +
-                               "' is not supported on the tile (stacks are sized at compile "
-                               "time)");
+                               "' with --recursion-depth=0 (stacks are sized at compile time: "
+                               "give the depth they must hold)");
               return;
             }
     }
@@ -110,7 +122,8 @@ private:
       return report(call, "'" + callee->getName().str() + "' is not supported on the tile");
     }
     std::string name = callee->getName().str();
-    if (mathFunctionOpcode(name) || isAssertFailure(name) || isPrintf(name))
+    if (mathFunctionOpcode(name) || isAssertFailure(name) || isPrintf(name) ||
+        vectorOperationOpcode(name))
       return;
     if (isCsrRead(name)) {
       const auto *csr = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
@@ -137,9 +150,12 @@ private:
   }
 
   void checkType(llvm::Instruction &inst, llvm::Type *type) {
-    if (type->isDoubleTy() || type->isX86_FP80Ty() || type->isFP128Ty())
-      return report(inst, "double-precision floating point is not supported on the tile; use "
-                          "float (check for double literals such as 0.5 instead of 0.5f)");
+    if (type->isDoubleTy())
+      return report(inst, "this use of double precision is not supported on the tile (popc "
+                          "computes double arithmetic, compares and conversions in software, "
+                          "but not double math functions, arguments or vectors); use float");
+    if (type->isX86_FP80Ty() || type->isFP128Ty())
+      return report(inst, "long double is not supported on the tile; use float");
     if (type->isIntegerTy() && type->getIntegerBitWidth() > 64)
       return report(inst, "integers wider than 64 bits are not supported on the tile");
     if (type->isVectorTy())
@@ -167,12 +183,13 @@ private:
 
 } // namespace
 
-bool checkSupported(llvm::Module &m, SourceDiagnostics &diags) {
+bool checkSupported(llvm::Module &m, SourceDiagnostics &diags, unsigned recursionDepth) {
   Checker checker(diags);
   for (llvm::Function &f : m)
     for (llvm::Instruction &inst : llvm::instructions(f))
       checker.check(inst);
-  checker.checkRecursion(m);
+  if (recursionDepth == 0)
+    checker.checkRecursion(m);
   for (llvm::GlobalVariable &g : m.globals())
     if (g.isThreadLocal())
       diags.error("", 0, 0,

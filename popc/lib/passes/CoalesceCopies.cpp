@@ -79,7 +79,7 @@ private:
   }
 
   /// Merges b into a unless they interfere. Interference sets hold leaders after a merge.
-  bool merge(Reg a, Reg b) {
+  bool mergeOne(Reg a, Reg b) {
     if (a == b || interferes_[a].count(b))
       return false;
     leader_[b] = a;
@@ -90,6 +90,23 @@ private:
     }
     interferes_[b].clear();
     return true;
+  }
+
+  /// Merges the classes of a and b. A register of a pair keeps its number (it leads its class):
+  /// a lone register joins it, and two pairs merge only as wholes, half to half.
+  bool merge(Reg a, Reg b) {
+    Reg pa = f_.pairOf(a), pb = f_.pairOf(b);
+    if (!pa && pb)
+      return merge(b, a);
+    if (!pb)
+      return mergeOne(a, b);
+    unsigned half = a - pa;
+    if (pa == pb || b - pb != half)
+      return false;
+    Reg otherA = pa + 1 - half, otherB = pb + 1 - half;
+    if (a == b || interferes_[a].count(b) || interferes_[otherA].count(otherB))
+      return false;
+    return mergeOne(a, b) && mergeOne(otherA, otherB);
   }
 
   void rewrite() {

@@ -14,7 +14,6 @@ using poplar::isa::Opcode;
 namespace {
 
 /// The post-increment form of a load or store with a [base+imm] address, if the ISA has one.
-/// 64-bit accesses are left alone: the lowering does not select register pairs.
 std::optional<Opcode> postIncrementForm(Opcode op) {
   switch (op) {
   case Opcode::Ld8s:
@@ -27,6 +26,8 @@ std::optional<Opcode> postIncrementForm(Opcode op) {
     return Opcode::Ld16up;
   case Opcode::Ld32:
     return Opcode::Ld32p;
+  case Opcode::Ld64:
+    return Opcode::Ld64p;
   case Opcode::Ldh:
     return Opcode::Ldhp;
   case Opcode::St8:
@@ -35,6 +36,8 @@ std::optional<Opcode> postIncrementForm(Opcode op) {
     return Opcode::St16p;
   case Opcode::St32:
     return Opcode::St32p;
+  case Opcode::St64:
+    return Opcode::St64p;
   case Opcode::Sth:
     return Opcode::Sthp;
   default:
@@ -54,6 +57,16 @@ bool writes(const mir::Inst &i, Reg r) {
   return std::find(defs.begin(), defs.end(), r) != defs.end();
 }
 
+/// Whether the loaded value (rd, or rd:2) of a load is r.
+bool writesValue(const mir::Inst &load, Reg r) {
+  return load.rd == r || (mir::isPairOperand(load, &load.rd) && load.rd + 1 == r);
+}
+
+/// Whether the stored value (rb, or rb:2) of a store is r.
+bool readsValue(const mir::Inst &store, Reg r) {
+  return store.rb == r || (mir::isPairOperand(store, &store.rb) && store.rb + 1 == r);
+}
+
 } // namespace
 
 void formPostIncrement(mir::Function &f) {
@@ -65,8 +78,9 @@ void formPostIncrement(mir::Function &f) {
       std::optional<Opcode> post = postIncrementForm(access.op);
       Reg p = access.ra;
       bool isLoad = poplar::isa::info(access.op).format == poplar::isa::Format::Load;
+      // The base may not be the value loaded or stored (either half of a pair).
       if (!post || access.imm != 0 || access.slot >= 0 || !mir::isVirtual(p) ||
-          (isLoad && access.rd == p) || (!isLoad && access.rb == p))
+          (isLoad ? writesValue(access, p) : readsValue(access, p)))
         continue;
       // The increment: the next instruction that touches p, an addi from p.
       std::size_t inc = a + 1;

@@ -38,14 +38,38 @@ void stridePointers(llvm::Module &module);
 /// Precondition: optimizeModule ran; run before prepareForLowering.
 void countLoops(llvm::Module &module);
 
+/// Double precision in software: every double value becomes its i64 bits, and double
+/// arithmetic, compares, conversions, loads, stores, phis, selects, fabs, copysign and fmuladd
+/// become calls into popc/runtime/Double.cpp (`__popc_dadd`, ...) or integer operations; printf
+/// receives a double rounded to float. What else reads a double (a call argument, a math
+/// function) keeps it, for CheckSupported to report. Returns whether the runtime is needed.
+/// Run after optimizeModule (the runtime's calls are not inlined).
+bool softenDoubles(llvm::Module &module);
+
+/// Keeps the vectors the ISA computes on whole: loads, stores and phis of 32- and 64-bit vectors
+/// become i32 and i64 ones (an i64 is a register pair in the lowering), and f32v2 / f16v4
+/// arithmetic (add, sub, mul, fmuladd) and the half2 <-> float2 conversions become calls to
+/// `__popc_vector_<mnemonic>` (MathFunctions.hpp) on the vectors' bits, with bitcasts where
+/// other code reads or builds the vectors. Run before prepareForLowering, whose scalarizer
+/// splits every vector left.
+void selectVectorInstructions(llvm::Module &module);
+
 /// Establishes the lowering's preconditions: no switch instructions and no critical edges (a
 /// block ending in a conditional branch never jumps straight to a block with phis).
 void prepareForLowering(llvm::Module &module);
 
+/// In each loop with a preheader, replaces the float and 64-bit constant operands of its own
+/// blocks' arithmetic, compares, selects, stores and vector operations by one `freeze` of the
+/// constant in the preheader, so the lowering builds each once instead of on every iteration.
+/// Run after prepareForLowering.
+void hoistLoopConstants(llvm::Module &module);
+
 /// Reports everything the tile cannot run that is visible in optimised IR: calls to functions
-/// with no definition and no ISA equivalent, indirect calls, recursion, 64-bit floats,
-/// dynamic stack allocation. Returns false if it reported an error.
-bool checkSupported(llvm::Module &module, SourceDiagnostics &diags);
+/// with no definition and no ISA equivalent, indirect calls, recursion if not allowed, double
+/// precision the software does not cover, dynamic stack allocation. Returns false if it
+/// reported an error.
+/// Recursion is allowed when `recursionDepth` is not 0 (emitCode sizes the stacks for it).
+bool checkSupported(llvm::Module &module, SourceDiagnostics &diags, unsigned recursionDepth);
 
 } // namespace popc
 

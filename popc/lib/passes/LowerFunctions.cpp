@@ -2,9 +2,11 @@
 //
 // Value representation: an iN (N < 32) lives zero-extended in a 32-bit register; i1 is 0 or 1;
 // a half lives as the f32 of the same value (ldh/sth convert), so fpext half->float is a move;
-// an i64 lives in two registers, low and high word (the IPU has no 64-bit integer unit: each
-// operation is the sequence of 32-bit instructions it costs there), and takes two argument
-// registers in calls (low first) and r1:r2 as a result.
+// an i64 lives in two registers, low and high word, a register pair where one is made (the IPU
+// has no 64-bit integer unit: each operation is the sequence of 32-bit instructions it costs
+// there), and takes two argument registers in calls (low first) and r1:r2 as a result. The
+// 64-bit vectors SelectVectors leaves (float2, half4, ... at the edges of what it selected) live
+// as an i64 does, their lanes packed as in memory; 32-bit vectors (half2, char4) in one register.
 #include "Diagnostics.hpp"
 #include "passes/Lowering.hpp"
 #include "passes/MathFunctions.hpp"
@@ -21,6 +23,7 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <optional>
 
 namespace popc {
 
@@ -149,7 +152,33 @@ private:
     return it->second;
   }
 
-  static bool isWide(const llvm::Type *t) { return t->isIntegerTy(64); }
+  /// i33..i64 and the 64-bit vectors: two registers.
+  static bool isWide(const llvm::Type *t) { return wideBits(t) != 0; }
+  /// The bits of a wide type: 64, or N for iN with 32 < N < 64 (which LLVM makes of masked i64
+  /// values: it lives zero-extended, as narrow integers do), else 0.
+  static unsigned wideBits(const llvm::Type *t) {
+    if (t->isIntegerTy())
+      return t->getIntegerBitWidth() > 32 && t->getIntegerBitWidth() <= 64 ? t->getIntegerBitWidth()
+                                                                           : 0;
+    const auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+    return v && v->getPrimitiveSizeInBits() == 64 ? 64 : 0;
+  }
+
+  /// `a` (an N-bit value, zero-extended) sign-extended to 64 bits.
+  Wide signExtendWide(Wide a, unsigned bits) {
+    if (bits >= 64)
+      return a;
+    Reg t = tmp(), hi = tmp();
+    emit(Opcode::Shli, t, a.hi, 0, 0, static_cast<std::int32_t>(64 - bits));
+    emit(Opcode::Srai, hi, t, 0, 0, static_cast<std::int32_t>(64 - bits));
+    return {a.lo, hi};
+  }
+
+  /// Restores the zero-extension of an N-bit wide result in `d`.
+  void truncateWide(Wide d, unsigned bits) {
+    if (bits < 64)
+      emit(Opcode::Andi, d.hi, d.hi, 0, 0, static_cast<std::int32_t>((1u << (bits - 32)) - 1));
+  }
   static bool touchesWide(const llvm::Instruction &i) {
     if (isWide(i.getType()))
       return true;
@@ -159,22 +188,62 @@ private:
     return false;
   }
 
-  /// The (low, high) registers of an i64 instruction or argument.
+  /// The (low, high) registers of a 64-bit instruction or argument: a register pair, unless its
+  /// low word was asked for alone first.
   Wide wideFor(const llvm::Value *v) {
+    if (!regs_.count(v)) {
+      Reg head = out_.newPair();
+      regs_[v] = head;
+      highRegs_[v] = head + 1;
+    }
     auto [it, added] = highRegs_.emplace(v, 0);
     if (added)
       it->second = tmp();
     return {regFor(v), it->second};
   }
 
-  /// The two words of an i64 value, materialising constants in the current block.
-  Wide wide(const llvm::Value *v) {
-    if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
-      std::uint64_t bits = c->getZExtValue();
-      return {constant(std::uint32_t(bits)), constant(std::uint32_t(bits >> 32))};
+  /// The head of a register pair holding `w`: its own, or a copy.
+  Reg pairOf(Wide w) {
+    if (out_.isPairHead(w.lo) && w.hi == w.lo + 1)
+      return w.lo;
+    Reg p = out_.newPair();
+    emit(Opcode::Mov, p, w.lo);
+    emit(Opcode::Mov, p + 1, w.hi);
+    return p;
+  }
+
+  /// The bits of a scalar or vector constant (lanes packed as in memory), if it has them.
+  static std::optional<std::uint64_t> constantBits(const llvm::Constant *c) {
+    if (llvm::isa<llvm::UndefValue>(c) || llvm::isa<llvm::ConstantAggregateZero>(c) ||
+        llvm::isa<llvm::ConstantPointerNull>(c))
+      return 0;
+    if (const auto *i = llvm::dyn_cast<llvm::ConstantInt>(c))
+      return i->getZExtValue();
+    if (const auto *f = llvm::dyn_cast<llvm::ConstantFP>(c))
+      return f->getValueAPF().bitcastToAPInt().getZExtValue();
+    if (const auto *e = llvm::dyn_cast<llvm::ConstantExpr>(c))
+      return e->getOpcode() == llvm::Instruction::BitCast ? constantBits(e->getOperand(0))
+                                                          : std::nullopt;
+    const auto *v = llvm::dyn_cast<llvm::FixedVectorType>(c->getType());
+    if (!v || v->getPrimitiveSizeInBits() > 64)
+      return std::nullopt;
+    unsigned laneBits = v->getScalarSizeInBits();
+    std::uint64_t bits = 0;
+    for (unsigned k = 0; k < v->getNumElements(); ++k) {
+      std::optional<std::uint64_t> lane = constantBits(c->getAggregateElement(k));
+      if (!lane)
+        return std::nullopt;
+      bits |= (*lane & (~0ull >> (64 - laneBits))) << (k * laneBits);
     }
-    if (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::PoisonValue>(v))
-      return {poplar::isa::kRegZero, poplar::isa::kRegZero};
+    return bits;
+  }
+
+  /// The two words of a 64-bit value, materialising constants in the current block.
+  Wide wide(const llvm::Value *v) {
+    if (const auto *c = llvm::dyn_cast<llvm::Constant>(v)) {
+      if (std::optional<std::uint64_t> bits = constantBits(c))
+        return {constant(std::uint32_t(*bits)), constant(std::uint32_t(*bits >> 32))};
+    }
     if (llvm::isa<llvm::Instruction>(v) || llvm::isa<llvm::Argument>(v))
       return wideFor(v);
     diags_.error(*current_, "popc cannot materialise this 64-bit constant on the tile yet");
@@ -214,13 +283,14 @@ private:
       llvm::APFloat f = c->getValueAPF();
       bool lost = false;
       f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &lost);
-      Reg r = tmp();
-      emit(Opcode::Movi, r, 0, 0, 0, static_cast<std::int32_t>(f.bitcastToAPInt().getZExtValue()));
-      return r;
+      return constant(static_cast<std::uint32_t>(f.bitcastToAPInt().getZExtValue()));
     }
     if (llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v) ||
         llvm::isa<llvm::PoisonValue>(v))
       return poplar::isa::kRegZero;
+    if (v->getType()->isVectorTy())
+      if (std::optional<std::uint64_t> bits = constantBits(llvm::cast<llvm::Constant>(v)))
+        return constant(std::uint32_t(*bits));
     if (const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(v)) {
       Reg r = tmp();
       emit(Opcode::Addi, r, poplar::isa::kRegGp, 0, 0, globals_.at(g));
@@ -319,7 +389,10 @@ private:
   bool lowerMemIntrinsic(const llvm::MemIntrinsic &i);
   bool lowerBranch(const llvm::Instruction &i);
   bool lowerPrintf(const llvm::CallInst &i);
+  bool lowerVectorOperation(const llvm::CallInst &i, Opcode op);
+  bool lowerLane(const llvm::Instruction &i);
   bool lowerWide(const llvm::Instruction &i);
+  bool lowerWideBinary(const llvm::BinaryOperator &i, Wide a, Wide c, Wide d);
   bool lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id);
   Reg wideLess(Wide a, Wide b, bool isSigned);
   Reg unsignedWideToFloat(Wide v);
@@ -408,6 +481,8 @@ bool FunctionLowering::lower(const llvm::Instruction &i) {
   current_ = &i;
   if (fusedDecrements_.count(&i))
     return true;
+  if (llvm::isa<llvm::ExtractElementInst>(i) || llvm::isa<llvm::InsertElementInst>(i))
+    return lowerLane(i);
   // GEP indices are i64 only in source, and address arithmetic wraps at 32 bits: the low words
   // suffice, and value() of an i64 is its low word.
   if (!llvm::isa<llvm::CallInst>(i) && !i.isTerminator() && !llvm::isa<llvm::PHINode>(i) &&
@@ -851,6 +926,8 @@ bool FunctionLowering::lowerCall(const llvm::CallInst &i) {
   }
   if (!id && isPrintf(callee->getName()))
     return lowerPrintf(i);
+  if (std::optional<Opcode> vector = vectorOperationOpcode(callee->getName()))
+    return lowerVectorOperation(i, *vector);
   if (!id && isAssertFailure(callee->getName())) {
     emit(Opcode::Trap, 0, 0, 0, 0, poplar::isa::kTrapAssertion);
     return true;
@@ -1006,61 +1083,83 @@ Wide FunctionLowering::wideShift(llvm::Instruction::BinaryOps kind, Wide a, Reg 
   return d;
 }
 
+/// An i64 (or 64-bit vector) binary operation into d.
+bool FunctionLowering::lowerWideBinary(const llvm::BinaryOperator &i, Wide a, Wide c, Wide d) {
+  switch (i.getOpcode()) {
+  case llvm::Instruction::Add: {
+    Reg carry = tmp(), hi = tmp();
+    emit(Opcode::Add, d.lo, a.lo, c.lo);
+    emit(Opcode::Cmpltu, carry, d.lo, a.lo);
+    emit(Opcode::Add, hi, a.hi, c.hi);
+    emit(Opcode::Add, d.hi, hi, carry);
+    return true;
+  }
+  case llvm::Instruction::Sub: {
+    Wide r = wideSub(a, c);
+    emit(Opcode::Mov, d.lo, r.lo);
+    emit(Opcode::Mov, d.hi, r.hi);
+    return true;
+  }
+  case llvm::Instruction::Mul: {
+    // (ah 2^32 + al)(ch 2^32 + cl) mod 2^64: al*cl in full, the cross terms' low words.
+    Reg h1 = tmp(), h2 = tmp(), h3 = tmp(), h12 = tmp();
+    emit(Opcode::Mul, d.lo, a.lo, c.lo);
+    emit(Opcode::Mulhu, h1, a.lo, c.lo);
+    emit(Opcode::Mul, h2, a.lo, c.hi);
+    emit(Opcode::Mul, h3, a.hi, c.lo);
+    emit(Opcode::Add, h12, h1, h2);
+    emit(Opcode::Add, d.hi, h12, h3);
+    return true;
+  }
+  case llvm::Instruction::And:
+  case llvm::Instruction::Or:
+  case llvm::Instruction::Xor: {
+    Opcode op = i.getOpcode() == llvm::Instruction::And  ? Opcode::And
+                : i.getOpcode() == llvm::Instruction::Or ? Opcode::Or
+                                                         : Opcode::Xor;
+    emit(op, d.lo, a.lo, c.lo);
+    emit(op, d.hi, a.hi, c.hi);
+    return true;
+  }
+  case llvm::Instruction::Shl:
+  case llvm::Instruction::LShr:
+  case llvm::Instruction::AShr: {
+    Wide r = wideShift(i.getOpcode(), a, c.lo);
+    emit(Opcode::Mov, d.lo, r.lo);
+    emit(Opcode::Mov, d.hi, r.hi);
+    return true;
+  }
+  default:
+    // Division and remainder were expanded into loops before the lowering.
+    return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
+                       "' instruction yet");
+  }
+}
+
 bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
   if (const auto *b = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
     Wide a = wide(b->getOperand(0)), c = wide(b->getOperand(1)), d = wideFor(&i);
-    switch (b->getOpcode()) {
-    case llvm::Instruction::Add: {
-      Reg carry = tmp(), hi = tmp();
-      emit(Opcode::Add, d.lo, a.lo, c.lo);
-      emit(Opcode::Cmpltu, carry, d.lo, a.lo);
-      emit(Opcode::Add, hi, a.hi, c.hi);
-      emit(Opcode::Add, d.hi, hi, carry);
-      return true;
-    }
-    case llvm::Instruction::Sub: {
-      Wide r = wideSub(a, c);
+    unsigned bits = wideBits(i.getType());
+    if (bits < 64) { // iN: the 64-bit operation on the extended values, then the low N bits
+      if (b->getOpcode() == llvm::Instruction::AShr)
+        a = signExtendWide(a, bits);
+      Wide r{tmp(), tmp()};
+      if (!lowerWideBinary(*b, a, c, r))
+        return false;
       emit(Opcode::Mov, d.lo, r.lo);
       emit(Opcode::Mov, d.hi, r.hi);
+      truncateWide(d, bits);
       return true;
     }
-    case llvm::Instruction::Mul: {
-      // (ah 2^32 + al)(ch 2^32 + cl) mod 2^64: al*cl in full, the cross terms' low words.
-      Reg h1 = tmp(), h2 = tmp(), h3 = tmp(), h12 = tmp();
-      emit(Opcode::Mul, d.lo, a.lo, c.lo);
-      emit(Opcode::Mulhu, h1, a.lo, c.lo);
-      emit(Opcode::Mul, h2, a.lo, c.hi);
-      emit(Opcode::Mul, h3, a.hi, c.lo);
-      emit(Opcode::Add, h12, h1, h2);
-      emit(Opcode::Add, d.hi, h12, h3);
-      return true;
-    }
-    case llvm::Instruction::And:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::Xor: {
-      Opcode op = b->getOpcode() == llvm::Instruction::And  ? Opcode::And
-                  : b->getOpcode() == llvm::Instruction::Or ? Opcode::Or
-                                                            : Opcode::Xor;
-      emit(op, d.lo, a.lo, c.lo);
-      emit(op, d.hi, a.hi, c.hi);
-      return true;
-    }
-    case llvm::Instruction::Shl:
-    case llvm::Instruction::LShr:
-    case llvm::Instruction::AShr: {
-      Wide r = wideShift(b->getOpcode(), a, c.lo);
-      emit(Opcode::Mov, d.lo, r.lo);
-      emit(Opcode::Mov, d.hi, r.hi);
-      return true;
-    }
-    default:
-      // Division and remainder were expanded into loops before the lowering.
-      return fail(i, std::string("popc cannot lower the 64-bit '") + i.getOpcodeName() +
-                         "' instruction yet");
-    }
+    return lowerWideBinary(*b, a, c, d);
   }
   if (const auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i)) {
     Wide a = wide(cmp->getOperand(0)), b = wide(cmp->getOperand(1));
+    if (cmp->isSigned()) {
+      unsigned bits = wideBits(cmp->getOperand(0)->getType());
+      a = signExtendWide(a, bits);
+      b = signExtendWide(b, bits);
+    }
     Reg d = regFor(&i);
     using P = llvm::CmpInst::Predicate;
     P pred = cmp->getPredicate();
@@ -1087,20 +1186,43 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
   if (const auto *c = llvm::dyn_cast<llvm::CastInst>(&i)) {
     const llvm::Value *src = c->getOperand(0);
     switch (c->getOpcode()) {
+    case llvm::Instruction::BitCast: { // between i64 and the 64-bit vectors: the same bits
+      if (!isWide(src->getType()) || !isWide(i.getType()))
+        return fail(i, "popc cannot lower this 64-bit bitcast yet");
+      Wide a = wide(src), d = wideFor(&i);
+      emit(Opcode::Mov, d.lo, a.lo);
+      emit(Opcode::Mov, d.hi, a.hi);
+      return true;
+    }
     case llvm::Instruction::ZExt:
     case llvm::Instruction::PtrToInt: {
       Wide d = wideFor(&i);
-      emit(Opcode::Mov, d.lo, value(src));
-      emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+      Wide a = isWide(src->getType()) ? wide(src) : Wide{value(src), poplar::isa::kRegZero};
+      emit(Opcode::Mov, d.lo, a.lo);
+      emit(Opcode::Mov, d.hi, a.hi);
       return true;
     }
     case llvm::Instruction::SExt: {
       Wide d = wideFor(&i);
-      emit(Opcode::Mov, d.lo, signExtend(value(src), bitsOf(src->getType())));
-      emit(Opcode::Srai, d.hi, d.lo, 0, 0, 31);
+      if (isWide(src->getType())) {
+        Wide a = signExtendWide(wide(src), wideBits(src->getType()));
+        emit(Opcode::Mov, d.lo, a.lo);
+        emit(Opcode::Mov, d.hi, a.hi);
+      } else {
+        emit(Opcode::Mov, d.lo, signExtend(value(src), bitsOf(src->getType())));
+        emit(Opcode::Srai, d.hi, d.lo, 0, 0, 31);
+      }
+      truncateWide(d, wideBits(i.getType()));
       return true;
     }
     case llvm::Instruction::Trunc:
+      if (isWide(i.getType())) { // i64 -> i33..i63
+        Wide a = wide(src), d = wideFor(&i);
+        emit(Opcode::Mov, d.lo, a.lo);
+        emit(Opcode::Mov, d.hi, a.hi);
+        truncateWide(d, wideBits(i.getType()));
+        return true;
+      }
       truncateInto(regFor(&i), wide(src).lo, bitsOf(i.getType()));
       return true;
     case llvm::Instruction::IntToPtr:
@@ -1109,6 +1231,8 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
     case llvm::Instruction::UIToFP:
     case llvm::Instruction::SIToFP: {
       Wide v = wide(src);
+      if (c->getOpcode() == llvm::Instruction::SIToFP)
+        v = signExtendWide(v, wideBits(src->getType()));
       Reg r = c->getOpcode() == llvm::Instruction::SIToFP ? signedWideToFloat(v)
                                                           : unsignedWideToFloat(v);
       if (i.getType()->isHalfTy()) // below 2^24 (above, a half overflows): one rounding
@@ -1122,6 +1246,7 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
       Wide d = wideFor(&i);
       emit(Opcode::Mov, d.lo, r.lo);
       emit(Opcode::Mov, d.hi, r.hi);
+      truncateWide(d, wideBits(i.getType()));
       return true;
     }
     default:
@@ -1135,10 +1260,28 @@ bool FunctionLowering::lowerWide(const llvm::Instruction &i) {
       return fail(i, "popc cannot load or store this value yet");
     Address a = address(isLoad ? i.getOperand(0) : i.getOperand(1));
     Wide w = isLoad ? wideFor(&i) : wide(i.getOperand(0));
-    // Two word accesses: an i64 is only 4-byte aligned in the 32-bit layout.
+    // One ld64/st64 on a register pair when 8-byte aligned; else two word accesses (an i64 is
+    // only 4-byte aligned in the 32-bit layout).
+    llvm::Align align = isLoad ? llvm::cast<llvm::LoadInst>(i).getAlign()
+                               : llvm::cast<llvm::StoreInst>(i).getAlign();
+    if (align.value() >= 8) {
+      if (isLoad) {
+        Reg p = pairOf(w);
+        emit(Opcode::Ld64, p, a.base, 0, 0, a.offset).slot = a.slot;
+        if (p != w.lo) {
+          emit(Opcode::Mov, w.lo, p);
+          emit(Opcode::Mov, w.hi, p + 1);
+        }
+        truncateWide(w, wideBits(i.getType()));
+      } else {
+        emit(Opcode::St64, 0, a.base, pairOf(w), 0, a.offset).slot = a.slot;
+      }
+      return true;
+    }
     if (isLoad) {
       emit(Opcode::Ld32, w.lo, a.base, 0, 0, a.offset).slot = a.slot;
       emit(Opcode::Ld32, w.hi, a.base, 0, 0, a.offset + 4).slot = a.slot;
+      truncateWide(w, wideBits(i.getType()));
     } else {
       emit(Opcode::St32, 0, a.base, w.lo, 0, a.offset).slot = a.slot;
       emit(Opcode::St32, 0, a.base, w.hi, 0, a.offset + 4).slot = a.slot;
@@ -1204,6 +1347,10 @@ bool FunctionLowering::lowerFunnelShift(const llvm::CallInst &i, bool left) {
 
 bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrinsic::ID id) {
   Wide a = wide(i.getArgOperand(0)), d = wideFor(&i);
+  unsigned bits = wideBits(i.getType());
+  if (bits < 64 && (id == llvm::Intrinsic::fshl || id == llvm::Intrinsic::fshr))
+    return fail(i,
+                "funnel shifts of i" + std::to_string(bits) + " are not supported on the tile yet");
   switch (id) {
   case llvm::Intrinsic::smin:
   case llvm::Intrinsic::smax:
@@ -1212,7 +1359,8 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
     Wide b = wide(i.getArgOperand(1));
     bool isSigned = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::smax;
     bool isMin = id == llvm::Intrinsic::smin || id == llvm::Intrinsic::umin;
-    Reg less = wideLess(a, b, isSigned); // a < b: min is a, max is b
+    Reg less = isSigned ? wideLess(signExtendWide(a, bits), signExtendWide(b, bits), true)
+                        : wideLess(a, b, false); // a < b: min is a, max is b
     emit(Opcode::Sel, d.lo, isMin ? a.lo : b.lo, isMin ? b.lo : a.lo, less);
     emit(Opcode::Sel, d.hi, isMin ? a.hi : b.hi, isMin ? b.hi : a.hi, less);
     return true;
@@ -1233,6 +1381,12 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
     emit(Opcode::Cmpeqi, empty, first, 0, 0, 0);
     emit(Opcode::Sel, d.lo, c2plus, c1, empty);
     emit(Opcode::Mov, d.hi, poplar::isa::kRegZero);
+    if (bits < 64 && leading) // an iN lives zero-extended: 64 - N of the zeros are not its
+      emit(Opcode::Addi, d.lo, d.lo, 0, 0, -static_cast<std::int32_t>(64 - bits));
+    if (bits < 64 && !leading) { // a zero iN has N trailing zeros, not 64
+      Reg n = constant(bits);
+      emit(Opcode::Minu, d.lo, d.lo, n);
+    }
     return true;
   }
   case llvm::Intrinsic::ctpop: {
@@ -1244,17 +1398,102 @@ bool FunctionLowering::lowerWideIntrinsic(const llvm::CallInst &i, llvm::Intrins
     return true;
   }
   case llvm::Intrinsic::abs: {
+    a = signExtendWide(a, bits);
     Wide n = wideSub({poplar::isa::kRegZero, poplar::isa::kRegZero}, a);
     Reg negative = tmp();
     emit(Opcode::Cmplti, negative, a.hi, 0, 0, 0);
     emit(Opcode::Sel, d.lo, n.lo, a.lo, negative);
     emit(Opcode::Sel, d.hi, n.hi, a.hi, negative);
+    truncateWide(d, bits);
     return true;
   }
   default:
     return fail(i, "'" + i.getCalledFunction()->getName().str() +
                        "' on 64-bit integers is not supported on the tile yet");
   }
+}
+
+bool FunctionLowering::lowerVectorOperation(const llvm::CallInst &i, Opcode op) {
+  // SelectVectors' calls: each argument is an operand in order (ra, rb, rc), a pair where the
+  // instruction reads one; the result is rd, a pair where it writes one.
+  const poplar::isa::OpcodeInfo &info = poplar::isa::info(op);
+  const std::uint8_t pairFlags[] = {poplar::isa::PA, poplar::isa::PB, poplar::isa::PC};
+  Reg operands[3] = {};
+  for (unsigned k = 0; k < i.arg_size(); ++k) {
+    const llvm::Value *arg = i.getArgOperand(k);
+    operands[k] = info.flags & pairFlags[k] ? pairOf(wide(arg)) : value(arg);
+  }
+  if (!(info.flags & poplar::isa::PD)) {
+    emit(op, regFor(&i), operands[0], operands[1], operands[2]);
+    return true;
+  }
+  Wide d = wideFor(&i);
+  Reg p = out_.newPair(); // d may be a pair already: then the copies coalesce
+  emit(op, p, operands[0], operands[1], operands[2]);
+  emit(Opcode::Mov, d.lo, p);
+  emit(Opcode::Mov, d.hi, p + 1);
+  return true;
+}
+
+bool FunctionLowering::lowerLane(const llvm::Instruction &i) {
+  // Lane k of a vector of b-bit elements is bits (k*b) % 32 up of word (k*b) / 32. A half lane
+  // holds its 16-bit pattern (a scalar half is its f32 value); narrow integers zero-extended.
+  bool insert = llvm::isa<llvm::InsertElementInst>(i);
+  const llvm::Value *vector = i.getOperand(0);
+  const auto *index = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(insert ? 2 : 1));
+  const auto *type = llvm::cast<llvm::FixedVectorType>(vector->getType());
+  unsigned laneBits = type->getScalarSizeInBits(), bits = laneBits * type->getNumElements();
+  if (!index || (bits != 32 && bits != 64) || index->getZExtValue() >= type->getNumElements())
+    return fail(i, "popc cannot access this vector element yet (a 32- or 64-bit vector and a "
+                   "constant index in range)");
+  unsigned at = unsigned(index->getZExtValue()) * laneBits, word = at / 32, shift = at % 32;
+  bool half = type->getElementType()->isHalfTy();
+  std::vector<Reg> words;
+  if (bits == 64) {
+    Wide w = wide(vector);
+    words = {w.lo, w.hi};
+  } else {
+    words = {value(vector)};
+  }
+  if (!insert) {
+    Reg lane = words[word];
+    if (shift) {
+      lane = tmp();
+      emit(Opcode::Shri, lane, words[word], 0, 0, static_cast<std::int32_t>(shift));
+    }
+    Reg d = regFor(&i);
+    if (half)
+      emit(Opcode::Htof, d, lane); // reads bits 15:0
+    else
+      truncateInto(d, lane, laneBits);
+    return true;
+  }
+  Reg lane = value(i.getOperand(1));
+  if (laneBits < 32) {
+    if (half) {
+      Reg h = tmp();
+      emit(Opcode::Ftoh, h, lane); // zero-extended 16-bit pattern
+      lane = h;
+    }
+    std::uint32_t mask = static_cast<std::uint32_t>(((1ull << laneBits) - 1) << shift);
+    Reg shifted = lane, kept = tmp(), merged = tmp();
+    if (shift) {
+      shifted = tmp();
+      emit(Opcode::Shli, shifted, lane, 0, 0, static_cast<std::int32_t>(shift));
+    }
+    emit(Opcode::Andi, kept, words[word], 0, 0, static_cast<std::int32_t>(~mask));
+    emit(Opcode::Or, merged, kept, shifted);
+    lane = merged;
+  }
+  words[word] = lane;
+  if (bits == 64) {
+    Wide d = wideFor(&i);
+    emit(Opcode::Mov, d.lo, words[0]);
+    emit(Opcode::Mov, d.hi, words[1]);
+  } else {
+    emit(Opcode::Mov, regFor(&i), words[0]);
+  }
+  return true;
 }
 
 bool FunctionLowering::lowerPrintf(const llvm::CallInst &i) {

@@ -46,6 +46,16 @@ inline bool isIpuBuiltin(llvm::StringRef name) { return name.startswith("__built
 /// their f32 bits rather than promoted to double.
 inline bool isPrintf(llvm::StringRef name) { return name == "printf"; }
 
+/// SelectVectors' stand-ins for the vector instructions it selects: `__popc_vector_<mnemonic>`
+/// on the vectors' bits (an i64 for a register pair), which the lowering emits as that one
+/// instruction.
+constexpr const char *kVectorOperationPrefix = "__popc_vector_";
+inline std::optional<poplar::isa::Opcode> vectorOperationOpcode(llvm::StringRef name) {
+  if (!name.consume_front(kVectorOperationPrefix))
+    return std::nullopt;
+  return poplar::isa::opcodeFromMnemonic(std::string_view(name.data(), name.size()));
+}
+
 /// The function a failing assert() calls (popc/include/c/assert.h): `trap kTrapAssertion`.
 inline bool isAssertFailure(llvm::StringRef name) { return name == "__popc_assert_fail"; }
 

@@ -1,11 +1,11 @@
 // Host-side IEEE half conversions for HALF tensors (device layout is 2 bytes per element).
 #ifdef __POPC__
-// Codelet side (popc): `half` is the compiler's 16-bit storage float. Scalar arithmetic promotes
-// to float, as on the IPU; none of the host declarations below exist on the tile, so the include
-// guard is defined here to skip them.
+// Codelet side (popc): `half` is the compiler's 16-bit storage float (popc's ipudef.h, with the
+// vector types). Scalar arithmetic promotes to float, as on the IPU; none of the host
+// declarations below exist on the tile, so the include guard is defined here to skip them.
 #ifndef poplar_HalfFloat_hpp
 #define poplar_HalfFloat_hpp
-typedef __fp16 half;
+#include <ipudef.h>
 // Half literals (3.14_h): always inlined, so that even at -O0 the long double never reaches
 // the tile (popc folds the constant conversion).
 __attribute__((always_inline)) constexpr half operator""_h(long double x) { return half(x); }

@@ -3,14 +3,12 @@
 #ifndef poplar_Loops_hpp
 #define poplar_Loops_hpp
 
-namespace poplar {
-#if defined(__POPC__) || defined(__IPU__)
-typedef unsigned short rptsize_t; // __IPU_REPEAT_COUNT_SIZE__ is 16 bits on ipu2 and ipu21
-#endif
-} // namespace poplar
+#ifdef __POPC__
+#include <ipudef.h> // ::rptsize_t
 
-#if defined(__POPC__) || defined(__IPU__)
-using poplar::rptsize_t;
+namespace poplar {
+using ::rptsize_t;
+} // namespace poplar
 #endif
 
 #endif

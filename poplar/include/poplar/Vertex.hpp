@@ -6,12 +6,16 @@
 #include <poplar/VectorLayout.hpp>
 
 #ifdef __POPC__
-// Codelets may use `half` without including HalfFloat.hpp themselves.
+// Codelets written for Graphcore's SDK use `half`, std::size_t, std::uint32_t, memset and
+// std::is_same after including only this header: the tile's standard headers give them.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <poplar/HalfFloat.hpp>
+#include <type_traits>
 #endif
 
-// Nothing else is included: under __POPC__ this header is compiled for the tile, which has no
-// C library, and on the host it must stay self-sufficient under -std=c++11.
+// Nothing else is included: on the host this header must stay self-sufficient under -std=c++11.
 
 namespace poplar {
 

@@ -14,17 +14,6 @@ using namespace realworld;
 
 namespace {
 
-template <typename T> std::vector<std::uint8_t> toBytes(const std::vector<T> &v) {
-  std::vector<std::uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-template <typename T> std::vector<T> fromBytes(const std::vector<std::uint8_t> &b) {
-  std::vector<T> v(b.size() / sizeof(T));
-  std::memcpy(v.data(), b.data(), b.size());
-  return v;
-}
-
 TEST(RealWorld, Int64XoroshiroMatchesTheHost) {
   std::mt19937 rng(7);
   for (int round = 0; round < 3; ++round) {
@@ -122,6 +111,33 @@ TEST(RealWorld, Int64DivisionAndBitCountsMatchTheHost) {
   auto got = fromBytes<long long>(rig.bytes(out));
   for (std::size_t k = 0; k < want.size(); ++k)
     EXPECT_EQ(got[k], want[k]) << num[k / 6] << " / " << den[k / 6] << " result " << k % 6;
+}
+
+TEST(RealWorld, OddWidthIntegersFromBitFieldsAndSwitchesMatchTheHost) {
+  std::mt19937_64 rng(29);
+  std::vector<long long> in = {0,
+                               -0x7ff0000000000000ll - 1 + 1,
+                               0x7ff0000000000000ll,
+                               12345,
+                               INT64_MIN,
+                               -1,
+                               1000,
+                               -1001,
+                               1ll << 39,
+                               -(1ll << 39)};
+  for (int k = 0; k < 30; ++k)
+    in.push_back((long long)rng() >> (k % 50));
+  Rig rig("Int64.cpp");
+  auto out = rig.rawTensor(LONGLONG, std::vector<std::uint8_t>(4 * 8 * in.size()));
+  auto v = rig.vertex("BitFields64");
+  rig.graph().connect(v["in"], rig.rawTensor(LONGLONG, toBytes(in)));
+  rig.graph().connect(v["out"], out);
+  ASSERT_EQ(rig.run(), "");
+  std::vector<long long> want(4 * in.size());
+  int64k::bitfields(in.data(), unsigned(in.size()), want.data());
+  auto got = fromBytes<long long>(rig.bytes(out));
+  for (std::size_t k = 0; k < want.size(); ++k)
+    EXPECT_EQ(got[k], want[k]) << "x=" << in[k / 4] << " result " << k % 4;
 }
 
 TEST(RealWorld, Int64FloatConversionsMatchTheHost) {

@@ -18,11 +18,28 @@
 #include <poplar/Graph.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace realworld {
+
+/// The bytes of host values, as rawTensor takes them, and back (bit-exact tests).
+template <typename T> std::vector<std::uint8_t> toBytes(const std::vector<T> &v) {
+  std::vector<std::uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+template <typename T> std::vector<T> fromBytes(const std::vector<std::uint8_t> &b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), b.size());
+  return v;
+}
+/// The bytes of n zero values of T.
+template <typename T> std::vector<std::uint8_t> zeroBytes(std::size_t n) {
+  return std::vector<std::uint8_t>(n * sizeof(T));
+}
 
 /// A host value rounded to what `type` holds (half: nearest even).
 double roundTo(poplar::Type type, double x);

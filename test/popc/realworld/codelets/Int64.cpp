@@ -70,6 +70,14 @@ public:
   }
 };
 
+class BitFields64 : public Vertex {
+public:
+  Input<Vector<long long>> in;
+  Output<Vector<long long, VectorLayout::ONE_PTR>> out;
+
+  void compute() { int64k::bitfields(&in[0], in.size(), &out[0]); }
+};
+
 struct Complex {
   float re, im;
 };

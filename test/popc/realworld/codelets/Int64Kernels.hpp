@@ -97,4 +97,39 @@ inline void convert(const long long *in, const float *floats, unsigned n, float 
   }
 }
 
+/// Bit fields wider than a word (a signed 40-bit and an unsigned 23-bit field of a 64-bit word)
+/// and a switch on a masked 64-bit value: LLVM computes these on odd-width integers (i40, i63)
+/// that popc keeps zero-extended in a register pair.
+struct Packed {
+  long long wide : 40;
+  unsigned long long narrow : 23;
+  unsigned long long flag : 1;
+};
+
+inline void bitfields(const long long *in, unsigned n, long long *out) {
+  for (unsigned i = 0; i < n; ++i) {
+    Packed p;
+    p.wide = in[i];
+    p.narrow = (unsigned long long)in[i] >> 17;
+    p.flag = in[i] < 0;
+    long long sum = p.wide + (long long)p.narrow;
+    out[4 * i] = p.wide;
+    out[4 * i + 1] = sum;
+    out[4 * i + 2] = p.wide < -1000 ? 1 : p.wide > 1000 ? 2 : 3;
+    switch ((unsigned long long)in[i] & 0x7fffffffffffffffull) {
+    case 0:
+      out[4 * i + 3] = 10;
+      break;
+    case 0x7ff0000000000000ull:
+      out[4 * i + 3] = 20;
+      break;
+    case 12345:
+      out[4 * i + 3] = 30;
+      break;
+    default:
+      out[4 * i + 3] = p.flag ? 40 : 50;
+    }
+  }
+}
+
 } // namespace int64k

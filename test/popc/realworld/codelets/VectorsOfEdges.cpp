@@ -1,6 +1,7 @@
 // Vectors of edges in every outer x inner layout, as PopLibs' 2-D vertices declare them
-// (BinaryOp2D: Vector<Input<Vector<T, ONE_PTR, 8>>, ONE_PTR>): each vertex sums every element
-// of every region. The vector of edges is the last field, where a wrong state size shows.
+// (BinaryOp2D: Vector<Input<Vector<T, ONE_PTR, 8>>, ONE_PTR>), and VectorLists in every layout:
+// each vertex reads every element of every region. The vector of edges is the last field,
+// where a wrong state size shows.
 #include <poplar/Vertex.hpp>
 
 using namespace poplar;
@@ -38,13 +39,54 @@ public:
   }
 };
 
-template class SumRegions<VectorLayout::SPAN, VectorLayout::SPAN>;
-template class SumRegions<VectorLayout::SPAN, VectorLayout::ONE_PTR>;
-template class SumRegions<VectorLayout::SPAN, VectorLayout::COMPACT_PTR>;
-template class SumRegions<VectorLayout::ONE_PTR, VectorLayout::SPAN>;
-template class SumRegions<VectorLayout::ONE_PTR, VectorLayout::ONE_PTR>;
-template class SumRegions<VectorLayout::ONE_PTR, VectorLayout::COMPACT_PTR>;
-template class SumRegions<VectorLayout::COMPACT_PTR, VectorLayout::ONE_PTR>;
-template class SumRegions<VectorLayout::SHORT_SPAN, VectorLayout::SCALED_PTR32>;
-template class CountRegions<VectorLayout::SPAN>;
-template class CountRegions<VectorLayout::ONE_PTR>;
+template <VectorListLayout Layout> class SumList : public Vertex {
+public:
+  Output<Vector<float>> sums;
+  Input<VectorList<float, Layout>> regions;
+
+  bool compute() {
+    for (unsigned r = 0; r < regions.size(); ++r) {
+      float s = 0;
+      for (float x : regions[r])
+        s += x;
+      sums[r] = s;
+    }
+    return true;
+  }
+};
+
+// One table of the layouts; a Vector of edges is instantiated for every (outer, inner) pair.
+#define EVERY_LAYOUT(X)                                                                            \
+  X(ONE_PTR) X(SCALED_PTR32) X(SCALED_PTR64) X(SCALED_PTR128) X(COMPACT_PTR) X(SHORT_SPAN) X(SPAN)
+#define SUM_REGIONS(inner) template class SumRegions<OUTER, VectorLayout::inner>;
+#define COUNT_REGIONS(outer) template class CountRegions<VectorLayout::outer>;
+EVERY_LAYOUT(COUNT_REGIONS)
+#define OUTER VectorLayout::ONE_PTR
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+#define OUTER VectorLayout::SCALED_PTR32
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+#define OUTER VectorLayout::SCALED_PTR64
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+#define OUTER VectorLayout::SCALED_PTR128
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+#define OUTER VectorLayout::COMPACT_PTR
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+#define OUTER VectorLayout::SHORT_SPAN
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+#define OUTER VectorLayout::SPAN
+EVERY_LAYOUT(SUM_REGIONS)
+#undef OUTER
+
+template class SumList<VectorListLayout::ONE_PTR>;
+template class SumList<VectorListLayout::SCALED_PTR32>;
+template class SumList<VectorListLayout::SCALED_PTR64>;
+template class SumList<VectorListLayout::SCALED_PTR128>;
+template class SumList<VectorListLayout::DELTAN>;
+template class SumList<VectorListLayout::DELTANELEMENTS>;
+template class SumList<VectorListLayout::COMPACT_DELTAN>;
