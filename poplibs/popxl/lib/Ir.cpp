@@ -133,16 +133,9 @@ void Ir::addGraphOutput(GraphId g, TensorId t) {
     calls.push_back(op.id);
   }
   graphs_[g].outputs.push_back(t);
-  for (OpId o : calls) {
-    TensorInfo info{ops_[o].name + ":" + std::to_string(ops_[o].outputs.size()),
-                    tensors_[t].spec,
-                    TensorKind::Intermediate,
-                    ops_[o].graph,
-                    {}};
-    info.producer = o;
-    const TensorId out = addTensor(std::move(info));
-    ops_[o].outputs.push_back(out);
-  }
+  const TensorSpec spec = tensors_[t].spec;
+  for (OpId o : calls)
+    addOutput(ops_[o], spec, true);
 }
 
 StreamId Ir::addStream(const std::string &name, const TensorSpec &spec, bool hostToDevice) {
@@ -170,20 +163,19 @@ std::vector<TensorId> Ir::createOp(GraphId g, const std::string &type,
       throw error("popxl.ops." + type + ": input '" + tensors_[t].name + "' is in graph '" +
                   graphs_[tensors_[t].graph].name + "', not in '" + graphs_[g].name + "'");
   const std::vector<TensorSpec> outs = row.infer(*this, op);
-  const OpId id = ops_.size();
-  for (std::size_t i = 0; i < outs.size(); ++i) {
-    TensorInfo info{op.name + (outs.size() > 1 ? ":" + std::to_string(i) : ""),
-                    outs[i],
-                    TensorKind::Intermediate,
-                    g,
-                    {}};
-    info.producer = id;
-    op.outputs.push_back(addTensor(std::move(info)));
-  }
+  for (const TensorSpec &spec : outs)
+    addOutput(op, spec, outs.size() > 1);
   ops_.push_back(op);
-  graphs_[g].ops.push_back(id);
-  sequenceOp(g, id);
+  graphs_[g].ops.push_back(op.id);
+  sequenceOp(g, op.id);
   return ops_.back().outputs;
+}
+
+void Ir::addOutput(OpInfo &op, const TensorSpec &spec, bool numbered) {
+  const std::string suffix = numbered ? ":" + std::to_string(op.outputs.size()) : "";
+  TensorInfo info{op.name + suffix, spec, TensorKind::Intermediate, op.graph, {}};
+  info.producer = op.id;
+  op.outputs.push_back(addTensor(std::move(info)));
 }
 
 void Ir::addTopoCon(OpId before, OpId after) {

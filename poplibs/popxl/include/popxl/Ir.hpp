@@ -150,6 +150,8 @@ private:
   void sequenceOp(GraphId g, OpId op);
 
   TensorId addTensor(TensorInfo info);
+  /// A new output of `op` (its producer), named after the op, ":<index>" when `numbered`.
+  void addOutput(OpInfo &op, const TensorSpec &spec, bool numbered);
   std::vector<TensorInfo> tensors_;
   std::vector<OpInfo> ops_;
   std::vector<GraphInfo> graphs_;
