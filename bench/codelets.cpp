@@ -3,9 +3,11 @@
 //
 // Each benchmark runs one vertex on one tile, the way the Engine's VertexRunner does (decoded
 // code relocated to its data section, vertex state filled from the .gp field layout, one
-// interpreter run per worker), and the same compute() natively over host arrays. Counters, all
+// interpreter run per worker), the same on the native tier (the vertex's ISA compiled to host
+// code by libpoplar_native.so), and the same compute() natively over host arrays. Counters, all
 // from thread CPU time (median of batches, so a busy machine's preemptions stay out):
-// interp_ns and native_ns (one compute, all workers), ratio = interp_ns / native_ns, cycles
+// interp_ns, tier_ns and native_ns (one compute, all workers), ratio = interp_ns / native_ns,
+// tier_ratio = tier_ns / native_ns, jit_ms (the native tier's compile of the vertex), cycles
 // (simulated thread cycles, summed over workers), insns and insns_per_elem (interpreted
 // instructions), ns_per_insn. POPSDK_BENCH_GP=<file.gp> runs another build of the vertices.
 // Before timing, each vertex also runs through the Engine on test/support's VertexTester (the
@@ -13,6 +15,7 @@
 #include "VertexTester.hpp"
 #include "gp/GpFile.hpp"
 #include "interp/Interpreter.hpp"
+#include "interp/NativeTier.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -21,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -157,14 +161,27 @@ public:
   void setScalarEdge(const char *field, std::uint32_t address) {
     std::memcpy(at(state_ + fieldNamed(field).offset), &address, 4);
   }
-  void setValue(const char *field, float value) {
+  template <typename T> void setValue(const char *field, T value) {
+    static_assert(sizeof(T) == 4, "scalar fields are 4 bytes");
     std::memcpy(at(state_ + fieldNamed(field).offset), &value, 4);
   }
   float *floats(std::uint32_t address) { return reinterpret_cast<float *>(at(address)); }
   half *halves(std::uint32_t address) { return reinterpret_cast<half *>(at(address)); }
 
-  /// Runs the vertex once (on every worker for a MultiVertex); sums cycles and instructions.
-  interp::RunResult run() {
+  /// Compiles the vertex for the native tier (this build's libpoplar_native.so unless
+  /// POPLAR_NATIVE_LIBRARY says otherwise); returns the compile time in seconds.
+  double compileNative() {
+    setenv("POPLAR_NATIVE_LIBRARY", POPSDK_NATIVE_LIBRARY, 0);
+    std::string error;
+    native_ = interp::compileNative(code_, vertex_->entry, error);
+    if (!native_)
+      throw std::runtime_error(error);
+    return native_->compileSeconds();
+  }
+
+  /// Runs the vertex once (on every worker for a MultiVertex), interpreted or on the native
+  /// tier, reusing one worker state as the Engine does; sums cycles and instructions.
+  interp::RunResult run(bool onNativeTier = false) {
     unsigned workers = vertex_->kind == gp::VertexKind::MultiVertex ? 6 : 1;
     if (!stacks_)
       stacks_ = allocate(workers * kStackBytes);
@@ -177,7 +194,8 @@ public:
       launch.stackBase = stacks_ + w * kStackBytes;
       launch.stackSize = kStackBytes;
       launch.globals = dataAddress_;
-      interp::RunResult r = interp::run(code_, vertex_->entry, mem, launch);
+      interp::RunResult r = interp::run(code_, vertex_->entry, mem, launch, scratch_,
+                                        onNativeTier ? native_.get() : nullptr);
       if (r.trap != interp::Trap::None || r.result == 0)
         throw std::runtime_error(std::string("vertex ") + vertex_->name + " failed: " +
                                  interp::trapName(r.trap) + " at pc " + std::to_string(r.pc));
@@ -209,6 +227,8 @@ private:
   std::vector<std::uint8_t> memory_;
   const gp::Vertex *vertex_ = nullptr;
   interp::DecodedCode code_;
+  std::unique_ptr<interp::NativeCode> native_;
+  interp::WorkerState scratch_;
   std::uint32_t dataAddress_ = 0, next_ = 0, state_ = 0, stacks_ = 0;
 };
 
@@ -238,8 +258,8 @@ template <typename T> std::vector<double> asDoubles(const std::vector<T> &v) {
   return {v.begin(), v.end()};
 }
 
-/// Times both builds, checks that they agree bit for bit (and that the direct run agrees with the
-/// Engine's), and sets the counters.
+/// Times the interpreted build, the native tier and the native build, checks that they agree
+/// bit for bit (and that the direct run agrees with the Engine's), and sets the counters.
 template <typename Native, typename Compare, typename T>
 void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sameResults,
              const ViaEngine &viaEngine, const T *tileOutput, unsigned elements) {
@@ -253,16 +273,26 @@ void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sam
     state.SkipWithError("the direct tile run and the Engine's run of the vertex differ");
     return;
   }
+  const double compileSeconds = tile.compileNative();
+  const interp::RunResult onTier = tile.run(true);
+  if (!sameResults() || onTier.cycles != r.cycles || onTier.instructions != r.instructions) {
+    state.SkipWithError("the native tier's results or cycles differ from the interpreter's");
+    return;
+  }
   for (auto _ : state)
     benchmark::DoNotOptimize(tile.run().cycles);
   double interpNs = medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run().cycles); });
+  double tierNs = medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run(true).cycles); });
   double nativeNs = medianNsPerCall([&] {
     benchmark::DoNotOptimize(native());
     benchmark::ClobberMemory();
   });
   state.counters["interp_ns"] = interpNs;
+  state.counters["tier_ns"] = tierNs;
   state.counters["native_ns"] = nativeNs;
   state.counters["ratio"] = interpNs / nativeNs;
+  state.counters["tier_ratio"] = tierNs / nativeNs;
+  state.counters["jit_ms"] = compileSeconds * 1e3;
   state.counters["cycles"] = double(r.cycles);
   state.counters["insns"] = double(r.instructions);
   state.counters["insns_per_elem"] = double(r.instructions) / elements;
@@ -391,11 +421,70 @@ void BM_AxpyHalf4(benchmark::State &state) {
   axpyVector<AxpyHalf4Vertex, half>(state, "AxpyHalf4Vertex", HALF, 4);
 }
 
+/// A rows x 64 block: its transpose, rows * 64 elements.
+void BM_Transpose(benchmark::State &state) {
+  const unsigned n = unsigned(state.range(0)), cols = 64, rows = (n + cols - 1) / cols;
+  std::vector<float> in = inputs(rows * cols, 3), out(rows * cols, 0.f);
+  TransposeVertex v;
+  bindVector(v.in, in.data(), rows * cols);
+  bindVector(v.out, out.data(), rows * cols);
+  v.rows = rows;
+  v.cols = cols;
+
+  Tile tile("TransposeVertex");
+  std::uint32_t tin = tile.array(in), tout = tile.array(out);
+  tile.setVector("in", tin, rows * cols);
+  tile.setVector("out", tout, rows * cols);
+  tile.setValue("rows", rows);
+  tile.setValue("cols", cols);
+  ViaEngine viaEngine{popsdk::test::VertexTester(gpPath(), "TransposeVertex")
+                          .input("in", FLOAT, asDoubles(in))
+                          .output("out", FLOAT, rows * cols)
+                          .state("rows", UNSIGNED_INT, rows)
+                          .state("cols", UNSIGNED_INT, cols)
+                          .run(),
+                      "out"};
+  measure(
+      state, tile, [&] { return runNative(v); },
+      [&] { return std::memcmp(out.data(), tile.floats(tout), rows * cols * 4) == 0; }, viaEngine,
+      tile.floats(tout), rows * cols);
+}
+
+void BM_Map3(benchmark::State &state) {
+  unsigned n = unsigned(state.range(0));
+  std::vector<float> a = inputs(n, 1), b = inputs(n, 5), c = inputs(n, 9), out(n, 0.f);
+  Map3Vertex v;
+  bindVector(v.a, a.data(), n);
+  bindVector(v.b, b.data(), n);
+  bindVector(v.c, c.data(), n);
+  bindVector(v.out, out.data(), n);
+
+  Tile tile("Map3Vertex");
+  std::uint32_t ta = tile.array(a), tb = tile.array(b), tc = tile.array(c), tout = tile.array(out);
+  tile.setVector("a", ta, n);
+  tile.setVector("b", tb, n);
+  tile.setVector("c", tc, n);
+  tile.setVector("out", tout, n);
+  ViaEngine viaEngine{popsdk::test::VertexTester(gpPath(), "Map3Vertex")
+                          .input("a", FLOAT, asDoubles(a))
+                          .input("b", FLOAT, asDoubles(b))
+                          .input("c", FLOAT, asDoubles(c))
+                          .output("out", FLOAT, n)
+                          .run(),
+                      "out"};
+  measure(
+      state, tile, [&] { return runNativeMulti(v); },
+      [&] { return std::memcmp(out.data(), tile.floats(tout), n * 4) == 0; }, viaEngine,
+      tile.floats(tout), n);
+}
+
 // Argument: elements per vertex.
 BENCHMARK(BM_Sum)->Arg(1)->Arg(16)->Arg(256)->Arg(4096);
 BENCHMARK(BM_Dot)->Arg(1)->Arg(16)->Arg(256)->Arg(4096);
 BENCHMARK(BM_AxpyMulti)->Arg(1)->Arg(16)->Arg(256)->Arg(4096);
 BENCHMARK(BM_AxpyFloat2)->Arg(16)->Arg(256)->Arg(4096);
 BENCHMARK(BM_AxpyHalf4)->Arg(16)->Arg(256)->Arg(4096);
+BENCHMARK(BM_Transpose)->Arg(64)->Arg(256)->Arg(4096);
+BENCHMARK(BM_Map3)->Arg(16)->Arg(256)->Arg(4096);
 
 } // namespace

@@ -91,6 +91,23 @@ public:
   }
 };
 
+// A 2-D transpose of a rows x cols block, one element per step, as PopLibs' Transpose2d walks
+// its input.
+class TransposeVertex : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<float>> in;
+  poplar::Output<poplar::Vector<float>> out;
+  unsigned rows;
+  unsigned cols;
+
+  bool compute() {
+    for (unsigned r = 0; r < rows; ++r)
+      for (unsigned c = 0; c < cols; ++c)
+        out[c * rows + r] = in[r * cols + c];
+    return true;
+  }
+};
+
 // The same four halves at a time (f16v4mul, f16v4add).
 class AxpyHalf4Vertex : public poplar::Vertex {
 public:
@@ -110,6 +127,24 @@ public:
       half4 p = av * x4[i];
       o4[i] = p + y4[i];
     }
+    return true;
+  }
+};
+
+// A fused three-operand map, out = (a + b) * c, shaped as popops::map's generated codelet:
+// six workers, each over its own contiguous range.
+class Map3Vertex : public poplar::MultiVertex {
+public:
+  poplar::Input<poplar::Vector<float>> a;
+  poplar::Input<poplar::Vector<float>> b;
+  poplar::Input<poplar::Vector<float>> c;
+  poplar::Output<poplar::Vector<float>> out;
+
+  bool compute(unsigned workerId) {
+    const unsigned n = out.size(), workers = numWorkers();
+    const unsigned begin = n * workerId / workers, end = n * (workerId + 1) / workers;
+    for (unsigned i = begin; i < end; ++i)
+      out[i] = (a[i] + b[i]) * c[i];
     return true;
   }
 };

@@ -2,6 +2,7 @@
 #include "interp/Interpreter.hpp"
 
 #include "interp/LoopState.hpp"
+#include "interp/NativeTier.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -50,16 +51,21 @@ RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, Wor
     res.pc = entryPc;
     return res;
   }
-  const detail::Cursor start{entryPc, 0, budget, budget, 0};
+  return detail::executeFast(code, mem, state, detail::Cursor{entryPc, 0, budget, budget, 0},
+                             dispatch);
+}
+
+RunResult detail::executeFast(const DecodedCode &code, const TileMemory mem, WorkerState &state,
+                              Cursor cur, Dispatch dispatch) {
 #if defined(__GNUC__)
   if (dispatch == Dispatch::ComputedGoto)
-    return detail::executeGoto(code, mem, state, start);
+    return executeGoto(code, mem, state, cur);
 #endif
-  return detail::executeSwitch(code, mem, state, start);
+  return executeSwitch(code, mem, state, cur);
 }
 
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &state) {
+              WorkerState &state, const NativeCode *native) {
   std::fill(std::begin(state.regs), std::end(state.regs), 0u);
   if (code.usesAmp) {
     std::fill(std::begin(state.acc), std::end(state.acc), 0.0f);
@@ -74,6 +80,8 @@ RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const L
   state.regs[isa::kRegGp] = launch.globals;
   state.regs[isa::kRegSp] = state.stackHi;
   state.regs[isa::kRegLr] = isa::kExitLr;
+  if (native)
+    return executeNative(*native, code, entryPc, mem, state, launch.budget);
   return execute(code, entryPc, mem, state, launch.budget);
 }
 

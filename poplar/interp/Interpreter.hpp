@@ -81,11 +81,13 @@ Dispatch defaultDispatch();
 
 // Runs from `entryPc` with the calling convention above.
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch);
+class NativeCode;
 // As above, in `scratch`: a state reused from run to run, so that a short vertex does not pay
 // for clearing the whole state. Its AMP part is cleared only when `code` uses AMP (a run of
-// other code cannot read it), so results are those of a fresh state.
+// other code cannot read it), so results are those of a fresh state. With `native` (compiled
+// for `code` at `entryPc`, NativeTier.hpp) the run starts on the native tier.
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &scratch);
+              WorkerState &scratch, const NativeCode *native = nullptr);
 
 // Runs from `entryPc` with `state` as it is (tests set registers directly).
 RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,

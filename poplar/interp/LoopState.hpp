@@ -19,5 +19,7 @@ struct Cursor {
 RunResult executeGoto(const DecodedCode &, const TileMemory, WorkerState &, Cursor);
 RunResult executeSwitch(const DecodedCode &, const TileMemory, WorkerState &, Cursor);
 RunResult executeChecked(const DecodedCode &, const TileMemory, WorkerState &, Cursor);
+// The fast loop of `dispatch` from `cur` (execute() and the native tier's hand-over).
+RunResult executeFast(const DecodedCode &, const TileMemory, WorkerState &, Cursor, Dispatch);
 
 } // namespace poplar::interp::detail

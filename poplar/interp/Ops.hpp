@@ -165,15 +165,18 @@ inline void ampLoadF16(WorkerState &s, const TileMemory &m, uint32_t addr) {
   for (unsigned i = 0; i < 64; ++i)
     s.weights[i] = isa::halfToFloat(load<uint16_t>(m, addr + 2 * i));
 }
-inline void ampF32(WorkerState &s, unsigned a) {
-  const float x0 = f(s.regs[a]), x1 = f(s.regs[a + 1]);
+// The AMP MACs take their operand pair by value, so that the native tier (which keeps the
+// registers in host registers) calls them as they are.
+inline void ampF32(WorkerState &s, uint32_t lo, uint32_t hi) {
+  const float x0 = f(lo), x1 = f(hi);
   for (unsigned i = 0; i < 8; ++i)
     s.acc[i] = fn((s.acc[i] + s.weights[2 * i] * x0) + s.weights[2 * i + 1] * x1);
 }
-inline void ampF16(WorkerState &s, unsigned a) {
+inline void ampF16(WorkerState &s, uint32_t lo, uint32_t hi) {
+  const uint32_t pair[2] = {lo, hi};
   float x[4];
   for (unsigned k = 0; k < 4; ++k)
-    x[k] = lane16(s.regs + a, k);
+    x[k] = lane16(pair, k);
   for (unsigned i = 0; i < 16; ++i) {
     const float *w = s.weights + 4 * i;
     s.acc[i] = fn(s.acc[i] + (((w[0] * x[0] + w[1] * x[1]) + w[2] * x[2]) + w[3] * x[3]));

@@ -1,4 +1,5 @@
-// Random programs run on both dispatchers and on the reference evaluator must agree exactly.
+// Random programs run on both dispatchers, on the native tier and on the reference evaluator
+// must agree exactly.
 #include "IsaTestUtil.hpp"
 #include "ReferenceEvaluator.hpp"
 #include "interp/Decoder.hpp"
@@ -308,6 +309,8 @@ void expectSameState(const RefState &ref, const interp::WorkerState &st,
 TEST(Differential, RandomProgramsMatchReference) {
   Generator gen(12345);
   unsigned traps = 0, exits = 0, budgetOuts = 0, withFused = 0, withKernel = 0, kernelExits = 0;
+  unsigned nativeRuns = 0, nativeHandOvers = 0;
+  double nativeCompileSeconds = 0;
   for (unsigned iter = 0; iter < 6000; ++iter) {
     const std::string text = gen.program();
     SCOPED_TRACE("program " + std::to_string(iter) + ":\n" + text);
@@ -347,6 +350,27 @@ TEST(Differential, RandomProgramsMatchReference) {
         expectSameState(ref, st, mem, what);
       }
     }
+    // The native tier on every fourth program (a JIT compile each), alone or handing over to
+    // the interpreter at one opcode.
+    if (iter % 4 == 0) {
+      const auto code = interp::decodeCode(words);
+      std::vector<isa::Opcode> interpreted;
+      const uint16_t op = code.insns[iter / 12 % code.numWords].plainOp;
+      if (iter % 12 == 8 && op < isa::kNumOpcodes)
+        interpreted.push_back(Opcode(op));
+      const auto native = compileNativeOrFail(code, 0, interpreted);
+      ASSERT_TRUE(native);
+      const char *what = interpreted.empty() ? "native" : "native with a hand-over";
+      interp::WorkerState st = st0;
+      std::vector<uint8_t> mem = mem0;
+      const RunResult got =
+          interp::executeNative(*native, code, 0, {kBase, mem.data(), kMemSize}, st, budget);
+      expectSame(want, got, what);
+      expectSameState(ref, st, mem, what);
+      nativeCompileSeconds += native->compileSeconds();
+      nativeRuns++;
+      nativeHandOvers += native->handedOver() > 0;
+    }
     if (HasFailure()) {
       ADD_FAILURE() << "budget " << budget << " trap " << interp::trapName(want.trap) << " pc "
                     << want.pc << " after " << want.instructions << " instructions";
@@ -362,9 +386,13 @@ TEST(Differential, RandomProgramsMatchReference) {
   EXPECT_GT(withKernel, 600u);
   EXPECT_GT(kernelExits, 200u);
   EXPECT_GT(budgetOuts, 300u);
+  // ... and the native tier, some of its runs handing over to the interpreter.
+  EXPECT_EQ(nativeRuns, 1500u);
+  EXPECT_GT(nativeHandOvers, 200u);
   std::printf("exits %u traps %u (budget %u); programs with fused pairs %u, with kernels %u "
-              "(%u exit)\n",
-              exits, traps, budgetOuts, withFused, withKernel, kernelExits);
+              "(%u exit); native %u (%u with hand-overs), compiled in %.1f s\n",
+              exits, traps, budgetOuts, withFused, withKernel, kernelExits, nativeRuns,
+              nativeHandOvers, nativeCompileSeconds);
 }
 
 // Half conversions: the interpreter's bit-twiddling against the reference's arithmetic, for

@@ -1,5 +1,6 @@
 // Superinstructions, unrolled rpt copies, whole-rpt kernels and block-charged budgets: each
-// must give the reference evaluator's results, cycles, instruction counts, traps and pcs.
+// must give the reference evaluator's results, cycles, instruction counts, traps and pcs, on
+// both dispatchers and on the native tier (whose rpt loops and block charges are its own).
 #include "IsaTestUtil.hpp"
 #include "ReferenceEvaluator.hpp"
 #include "interp/Decoder.hpp"
@@ -46,25 +47,42 @@ RefState initialState() {
   return ref;
 }
 
-// Runs `text` on the reference, then fused and plain decodes on both dispatchers; all must
-// agree on the result and the final state. Returns the reference's result.
+// The native tier of `text`'s fused decode, compiled once per text (the tests run each at
+// many budgets).
+const interp::NativeCode *nativeFor(const std::string &text, const interp::DecodedCode &code) {
+  static std::map<std::string, std::unique_ptr<interp::NativeCode>> cache;
+  auto &native = cache[text];
+  if (!native)
+    native = compileNativeOrFail(code);
+  return native.get();
+}
+
+// Runs `text` on the reference, then fused and plain decodes on both dispatchers and the native
+// tier; all must agree on the result and the final state. Returns the reference's result.
 RunResult runAll(const std::string &text, uint64_t budget, const RefState &init = initialState()) {
   const auto words = assembleOrDie(text);
   RefState ref = init;
   const RunResult want = referenceRun(words, 0, ref, budget);
   for (bool fuse : {true, false}) {
     const auto code = interp::decodeCode(words, fuse);
-    for (Dispatch d : {Dispatch::ComputedGoto, Dispatch::Switch}) {
+    for (Tier tier : {Tier::Goto, Tier::Switch, Tier::Native}) {
+      if (tier == Tier::Native && !fuse)
+        continue; // the native tier translates plain ops whatever the decode fused
       SCOPED_TRACE(std::string(fuse ? "fused " : "plain ") +
-                   (d == Dispatch::ComputedGoto ? "goto" : "switch") + ", budget " +
-                   std::to_string(budget) + ":\n" + text);
+                   (tier == Tier::Goto     ? "goto"
+                    : tier == Tier::Switch ? "switch"
+                                           : "native") +
+                   ", budget " + std::to_string(budget) + ":\n" + text);
       interp::WorkerState st;
       for (unsigned r = 0; r < 64; ++r)
         st.regs[r] = init.r[r];
       st.stackLo = init.stackLo;
       st.stackHi = init.stackHi;
       std::vector<uint8_t> mem = init.mem;
-      const RunResult got = interp::execute(code, 0, {kBase, mem.data(), kMem}, st, budget, d);
+      const interp::TileMemory tile{kBase, mem.data(), kMem};
+      const interp::NativeCode *native = tier == Tier::Native ? nativeFor(text, code) : nullptr;
+      const RunResult got = native ? interp::executeNative(*native, code, 0, tile, st, budget)
+                                   : executeOn(tier, code, 0, tile, st, budget);
       EXPECT_EQ(interp::trapName(want.trap), interp::trapName(got.trap));
       EXPECT_EQ(want.pc, got.pc);
       EXPECT_EQ(want.cycles, got.cycles);

@@ -1,13 +1,17 @@
-// Test helpers: assemble a program, run it on a small tile memory with either dispatcher.
+// Test helpers: assemble a program, run it on a small tile memory with either dispatcher or the
+// native tier.
 #pragma once
 
 #include "interp/Interpreter.hpp"
+#include "interp/NativeTier.hpp"
 #include "isa/Asm.hpp"
 #include "isa/Half.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +30,36 @@ inline std::vector<uint64_t> assembleOrDie(const std::string &text) {
   isa::AsmResult r = isa::assemble(text);
   EXPECT_TRUE(r.ok()) << r.error << "\n" << text;
   return r.words;
+}
+
+// The native tier of this build (the test is built with the library's path), compiled for
+// `entry`; the opcodes in `interpreted` are left to the interpreter. Fails the test if the
+// library does not load or the compilation fails.
+inline std::unique_ptr<interp::NativeCode>
+compileNativeOrFail(const interp::DecodedCode &code, uint32_t entry = 0,
+                    const std::vector<isa::Opcode> &interpreted = {}) {
+  setenv("POPLAR_NATIVE_LIBRARY", POPSDK_NATIVE_LIBRARY, 0);
+  std::string error;
+  auto native = interp::compileNative(code, entry, error, interpreted);
+  EXPECT_TRUE(native) << error;
+  return native;
+}
+
+// Where a test program runs: one of the interpreter's two dispatchers, or the native tier
+// (which hands what it does not translate to the computed-goto dispatcher).
+enum class Tier { Goto, Switch, Native };
+
+// execute() on `tier`. An entry outside the code never reaches native code (the run traps
+// BadJump first), so the native tier is compiled at pc 0 for it.
+inline RunResult executeOn(Tier tier, const interp::DecodedCode &code, uint32_t entry,
+                           interp::TileMemory mem, interp::WorkerState &state, uint64_t budget) {
+  if (tier != Tier::Native)
+    return interp::execute(code, entry, mem, state, budget,
+                           tier == Tier::Goto ? Dispatch::ComputedGoto : Dispatch::Switch);
+  const auto native = compileNativeOrFail(code, entry < code.numWords ? entry : 0);
+  if (!native)
+    return RunResult{Trap::BadInstruction, ~0u};
+  return interp::executeNative(*native, code, entry, mem, state, budget);
 }
 
 // A worker with 256 bytes of tile memory at kBase, filled with a recognisable pattern.
@@ -49,15 +83,16 @@ struct Machine {
     std::memcpy(&v, memory.data() + (addr - kBase), 4);
     return v;
   }
-  RunResult run(const std::string &text, Dispatch dispatch, uint32_t entry = 0) {
+  RunResult run(const std::string &text, Tier tier, uint32_t entry = 0) {
     auto words = assembleOrDie(text);
     auto code = interp::decodeCode(words);
-    return interp::execute(code, entry, tile(), state, budget, dispatch);
+    return executeOn(tier, code, entry, tile(), state, budget);
   }
 };
 
-inline const char *dispatchName(const testing::TestParamInfo<Dispatch> &info) {
-  return info.param == Dispatch::ComputedGoto ? "Goto" : "Switch";
+inline const char *tierName(const testing::TestParamInfo<Tier> &info) {
+  return info.param == Tier::Goto ? "Goto" : info.param == Tier::Switch ? "Switch" : "Native";
 }
+inline const auto kAllTiers = testing::Values(Tier::Goto, Tier::Switch, Tier::Native);
 
 } // namespace poplar::isatest

@@ -342,7 +342,7 @@ std::vector<OpCase> cases() {
   };
 }
 
-class OpcodeTest : public testing::TestWithParam<Dispatch> {};
+class OpcodeTest : public testing::TestWithParam<Tier> {};
 
 TEST_P(OpcodeTest, EveryCase) {
   for (const OpCase &c : cases()) {
@@ -384,8 +384,7 @@ TEST_P(OpcodeTest, RptCountsBodyCyclesOnly) {
   EXPECT_EQ(m.r(4), 3u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Dispatch, OpcodeTest,
-                         testing::Values(Dispatch::ComputedGoto, Dispatch::Switch), dispatchName);
+INSTANTIATE_TEST_SUITE_P(Tier, OpcodeTest, kAllTiers, tierName);
 
 } // namespace
 } // namespace poplar::isatest

@@ -1,10 +1,11 @@
-// Every trap kind is reported with the right kind, pc and faulting address, on both dispatchers.
+// Every trap kind is reported with the right kind, pc and faulting address, on both dispatchers
+// and the native tier.
 #include "IsaTestUtil.hpp"
 
 namespace poplar::isatest {
 namespace {
 
-class TrapTest : public testing::TestWithParam<Dispatch> {
+class TrapTest : public testing::TestWithParam<Tier> {
 protected:
   Machine m;
   RunResult run(const std::string &text) {
@@ -119,7 +120,7 @@ TEST_P(TrapTest, BadJumpStackOverflowAndExplicit) {
   EXPECT_EQ(r.pc, 1u);
   EXPECT_EQ(r.result, 42u);
   auto code = interp::decodeCode(assembleOrDie("exit zero"));
-  r = interp::execute(code, 5, m.tile(), m.state, 10, GetParam());
+  r = executeOn(GetParam(), code, 5, m.tile(), m.state, 10);
   EXPECT_EQ(r.trap, Trap::BadJump) << "entry pc outside the code";
 }
 
@@ -134,7 +135,9 @@ TEST_P(TrapTest, RunSetsUpTheCallingConvention) {
   launch.globals = 0x1234;
   launch.stackBase = kBase + 128;
   launch.stackSize = 128;
-  RunResult r = interp::run(code, 0, m.tile(), launch);
+  const auto native = GetParam() == Tier::Native ? compileNativeOrFail(code) : nullptr;
+  interp::WorkerState state;
+  RunResult r = interp::run(code, 0, m.tile(), launch, state, native.get());
   EXPECT_EQ(r.trap, Trap::None);
   EXPECT_EQ(r.result, 1u);
   EXPECT_EQ(r.pc, 7u);
@@ -173,8 +176,7 @@ TEST(RunScratch, AReusedStateStartsAsAFreshOne) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Dispatch, TrapTest,
-                         testing::Values(Dispatch::ComputedGoto, Dispatch::Switch), dispatchName);
+INSTANTIATE_TEST_SUITE_P(Tier, TrapTest, kAllTiers, tierName);
 
 } // namespace
 } // namespace poplar::isatest

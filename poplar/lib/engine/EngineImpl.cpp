@@ -12,7 +12,8 @@ namespace poplar::detail {
 
 EngineImpl::EngineImpl(std::unique_ptr<CompiledGraph> compiled, EngineOptions opts)
     : cg(std::move(compiled)), codelets(loadCodeletObjects(*cg)), options(std::move(opts)),
-      profile(cg->profile), executor(*cg, codelets, device, profile, options.hostThreads) {
+      nativeCode(*cg, codelets, options.vertexTier), profile(cg->profile),
+      executor(*cg, codelets, nativeCode, device, profile, options.hostThreads) {
   device.streams.resize(cg->streams.size());
   writeProfileIfAsked();
 }

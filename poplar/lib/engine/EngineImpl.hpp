@@ -24,7 +24,8 @@ public:
   std::unique_ptr<CompiledGraph> cg;
   std::vector<LoadedCodelet> codelets; // decoded once, shared by every run
   EngineOptions options;
-  ProfileData profile; // the compile-time part from cg, plus executions
+  NativeVertexCode nativeCode; // the native tier's code, by vertex type
+  ProfileData profile;         // the compile-time part from cg, plus executions
   DeviceState device;
   bool loaded = false;
   std::uint64_t lastRunCycles = 0;

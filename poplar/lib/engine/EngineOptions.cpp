@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
 #include <thread>
 
 namespace poplar::detail {
@@ -20,6 +21,12 @@ struct Unused {
   unsigned u = 0;
   std::string s;
 };
+
+std::map<std::string, VertexTier> vertexTiers() {
+  return {{"interpreter", VertexTier::Interpreter},
+          {"native", VertexTier::Native},
+          {"auto", VertexTier::Auto}};
+}
 
 unsigned defaultHostThreads() {
   const char *env = std::getenv("POPLAR_NUM_THREADS");
@@ -48,6 +55,15 @@ EngineOptions parseEngineOptions(const OptionFlags &given) {
     }
     for (const auto &kv : fromEnv)
       o.all.set(kv.first, kv.second);
+  }
+  if (const char *env = std::getenv("POPLAR_VERTEX_TIER");
+      env && !o.all.has("executor.vertexTier")) {
+    const auto tiers = vertexTiers();
+    const auto it = tiers.find(env);
+    if (it == tiers.end())
+      raise<invalid_option>("POPLAR_VERTEX_TIER: '", env,
+                            "' is not a vertex tier (interpreter, native or auto)");
+    o.vertexTier = it->second;
   }
   Unused unused;
   using H = popsdk::support::OptionHandler;

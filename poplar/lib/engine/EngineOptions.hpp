@@ -7,6 +7,11 @@
 
 namespace poplar::detail {
 
+/// Where vertex code runs (executor.vertexTier, POPLAR_VERTEX_TIER): the interpreter, the
+/// native tier (ISA compiled to host code; docs/native-tier.md), or the native tier for the
+/// vertex types that have issued enough instructions when its library loads.
+enum class VertexTier { Interpreter, Native, Auto };
+
 struct EngineOptions {
   bool autoReportAll = false;       // autoReport.all: both profiles unless a key below says
   bool autoReportGraph = false;     // autoReport.outputGraphProfile (or autoReport.all)
@@ -16,7 +21,8 @@ struct EngineOptions {
   bool retainDebugInformation = false;
   bool allowOutOfMemory = true;
   unsigned hostThreads = 0; // executor.hostThreads, resolved by parseEngineOptions (>= 1)
-  OptionFlags all;          // everything given, after merging
+  VertexTier vertexTier = VertexTier::Interpreter;
+  OptionFlags all; // everything given, after merging
 
   bool writesProfile() const { return autoReportGraph || autoReportExecution; }
   std::string profilePath() const { return reportDirectory + "/profile.pop"; }
@@ -25,7 +31,8 @@ struct EngineOptions {
 /// Merges POPLAR_ENGINE_OPTIONS (a JSON object) over `given` and checks every key and value.
 /// Throws invalid_option naming the key and value, or parse_error for bad JSON. An unset
 /// executor.hostThreads becomes POPLAR_NUM_THREADS, else the hardware's thread count; a
-/// POPLAR_NUM_THREADS that is not a positive integer is an invalid_option.
+/// POPLAR_NUM_THREADS that is not a positive integer is an invalid_option. An unset
+/// executor.vertexTier becomes POPLAR_VERTEX_TIER (checked the same way), else interpreter.
 EngineOptions parseEngineOptions(const OptionFlags &given);
 
 } // namespace poplar::detail

@@ -44,8 +44,9 @@ std::vector<std::uint8_t> gather(const DeviceState &device, const TensorLocation
 } // namespace
 
 Executor::Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
-                   DeviceState &device, ProfileData &profile, unsigned hostThreads)
-    : cg_(cg), codelets_(codelets), device_(device), profile_(profile),
+                   NativeVertexCode &native, DeviceState &device, ProfileData &profile,
+                   unsigned hostThreads)
+    : cg_(cg), codelets_(codelets), native_(native), device_(device), profile_(profile),
       threads_(std::max(1u, hostThreads)), scratch_(threads_), computePlans_(cg.computeSets.size()),
       exchangePlans_(cg.exchanges.size()), streamPlans_(cg.streamCopies.size()) {}
 
@@ -128,8 +129,9 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
   auto runTile = [&](std::size_t t, unsigned thread) {
     auto &work = plan.tiles[t];
     try {
-      auto r = runTileVertices(cg_, codelets_, cs, work.begin, work.end, device_.tiles[work.tile],
-                               plan.vertexCycles.data() + work.begin, scratch_[thread].state);
+      auto r = runTileVertices(cg_, codelets_, native_, cs, work.begin, work.end,
+                               device_.tiles[work.tile], plan.vertexCycles.data() + work.begin,
+                               scratch_[thread].state);
       work.tileCycles = r.tileCycles;
       work.busyCycles = r.busyCycles;
     } catch (...) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "engine/NativeVertexCode.hpp"
 #include "engine/StepPlans.hpp"
 #include "engine/StreamConnection.hpp"
 #include "engine/VertexRunner.hpp"
@@ -27,8 +28,9 @@ struct DeviceState {
 class Executor {
 public:
   /// `hostThreads` counts the calling thread; the pool starts on the first step that needs it.
-  Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets, DeviceState &device,
-           ProfileData &profile, unsigned hostThreads);
+  Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
+           NativeVertexCode &native, DeviceState &device, ProfileData &profile,
+           unsigned hostThreads);
 
   /// Runs program `index` to its end, printing to `printStream`; returns the cycles it took.
   std::uint64_t run(unsigned index, std::ostream &printStream);
@@ -57,6 +59,7 @@ private:
 
   const CompiledGraph &cg_;
   const std::vector<LoadedCodelet> &codelets_;
+  NativeVertexCode &native_;
   DeviceState &device_;
   ProfileData &profile_;
   std::ostream *print_ = nullptr;

@@ -1,8 +1,10 @@
-// Vertex execution: each worker runs on the interpreter over its tile's memory only; the tile's
-// time comes from the cycle model's schedule of the measured thread cycles.
+// Vertex execution: each worker runs on the interpreter (or the native tier) over its tile's
+// memory only; the tile's time comes from the cycle model's schedule of the measured thread
+// cycles.
 #include "engine/VertexRunner.hpp"
 
 #include "core/Errors.hpp"
+#include "engine/NativeVertexCode.hpp"
 #include "interp/CycleModel.hpp"
 #include "interp/Interpreter.hpp"
 
@@ -84,7 +86,8 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
 
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
-                                  const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
+                                  NativeVertexCode &native, const CompiledComputeSet &cs,
+                                  std::size_t begin, std::size_t end,
                                   std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
                                   interp::WorkerState &scratch) {
   unsigned workers = cg.target.numWorkerContexts;
@@ -102,7 +105,8 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
     const auto &type = cg.vertexTypes[v.vertexType];
     const auto &codelet = codelets[type.codelet];
     unsigned runs = type.multiVertex ? workers : 1;
-    std::uint64_t total = 0;
+    const interp::NativeCode *code = native.forType(v.vertexType);
+    std::uint64_t total = 0, issued = 0;
     for (unsigned w = 0; w < runs; ++w) {
       interp::Launch launch;
       launch.vertexState = kTileMemoryBase + v.stateOffset;
@@ -111,13 +115,16 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
       launch.stackSize = stacks.bytesPerWorker;
       launch.globals = codelet.dataAddress;
       launch.budget = kWorkerInstructionBudget;
-      auto r = interp::run(codelet.code, type.entry, mem, launch, scratch);
+      auto r = interp::run(codelet.code, type.entry, mem, launch, scratch, code);
       if (r.trap != interp::Trap::None || r.result == 0)
         throw application_runtime_error(
             describeFault(codelet, cs, v, type.name, r, w, type.multiVertex));
       cycles[w] = r.cycles;
       total += r.cycles;
+      issued += r.instructions;
     }
+    if (!code)
+      native.interpreted(v.vertexType, issued);
     // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
     if (v.perfEstimate >= 0) {
       std::uint64_t estimate = std::uint64_t(v.perfEstimate);

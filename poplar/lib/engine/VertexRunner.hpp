@@ -1,4 +1,5 @@
-// Runs the vertices of one compute set on one tile through the tile interpreter.
+// Runs the vertices of one compute set on one tile through the tile interpreter or the native
+// tier.
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
@@ -26,13 +27,17 @@ struct TileComputeResult {
   std::uint64_t busyCycles = 0; // excluding idle worker contexts
 };
 
+class NativeVertexCode;
+
 /// Runs cs.vertices[begin, end) (all on one tile) over `memory` in the calling thread's
-/// `scratch` state, writing each vertex's thread cycles (summed over its workers) to
-/// vertexCycles[i - begin]; allocates nothing. A fault or a compute() that returns false throws
-/// application_runtime_error naming vertex, tile, compute set, pc and line.
+/// `scratch` state, on the tier `native` chooses for each vertex type, writing each vertex's
+/// thread cycles (summed over its workers) to vertexCycles[i - begin]; allocates nothing. A
+/// fault or a compute() that returns false throws application_runtime_error naming vertex,
+/// tile, compute set, pc and line.
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
-                                  const CompiledComputeSet &cs, std::size_t begin, std::size_t end,
+                                  NativeVertexCode &native, const CompiledComputeSet &cs,
+                                  std::size_t begin, std::size_t end,
                                   std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
                                   interp::WorkerState &scratch);
 

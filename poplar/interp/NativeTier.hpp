@@ -1,0 +1,54 @@
+// The native tier: a vertex entry's ISA compiled to host code by libpoplar_native.so, which is
+// loaded with dlopen on first use (so neither libpoplar nor a program that never asks for the
+// tier links or loads LLVM). The interpreter stays the reference: it finishes any run the
+// native code hands over (a block without a translation, or a budget about to run out).
+#pragma once
+
+#include "interp/Interpreter.hpp"
+#include "interp/NativeAbi.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace poplar::interp {
+
+// One entry pc of one DecodedCode, compiled. Frees its machine code when destroyed.
+class NativeCode {
+public:
+  NativeCode(const NativeCompiled &compiled, PoplarNativeReleaseFn release);
+  ~NativeCode();
+  NativeCode(const NativeCode &) = delete;
+  NativeCode &operator=(const NativeCode &) = delete;
+
+  NativeEntry entry() const { return compiled_.entry; }
+  double compileSeconds() const { return compiled_.compileSeconds; }
+  std::uint32_t translated() const { return compiled_.translated; }
+  std::uint32_t handedOver() const { return compiled_.handedOver; }
+
+private:
+  NativeCompiled compiled_;
+  PoplarNativeReleaseFn release_;
+};
+
+// Where the library is looked for: $POPLAR_NATIVE_LIBRARY if set, else libpoplar_native.so in
+// the directory of the binary that holds this code (libpoplar.so, beside which it is installed).
+std::string nativeLibraryPath();
+
+// Whether the library loads (once per process); if not, `why` says what failed.
+bool nativeTierAvailable(std::string *why = nullptr);
+
+// Compiles the code reachable from `entryPc`; the opcodes in `interpreted` are left to the
+// interpreter (tests hand over with them). Returns null, with `error` set, if the library does
+// not load or the compilation fails. Thread-safe.
+std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t entryPc,
+                                          std::string &error,
+                                          const std::vector<isa::Opcode> &interpreted = {});
+
+// As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
+// from wherever it hands over. Results are those of execute(), bit for bit.
+RunResult executeNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
+                        TileMemory mem, WorkerState &state, std::uint64_t budget);
+
+} // namespace poplar::interp

@@ -1,0 +1,161 @@
+// libpoplar_native.so's C interface (NativeAbi.hpp): translate a vertex entry to LLVM IR,
+// optimise it at -O2 and compile it with one process-wide ORC LLJIT for the host CPU.
+#include "Translator.hpp"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+namespace poplar::native {
+
+namespace {
+
+std::string message(llvm::Error error) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << error;
+  return os.str();
+}
+
+template <typename T> T orThrow(llvm::Expected<T> value, const char *what) {
+  if (!value)
+    throw std::runtime_error(std::string(what) + ": " + message(value.takeError()));
+  return std::move(*value);
+}
+
+// The JIT and the target machine the optimiser tunes for: the host's CPU and features, so the
+// machine code is what the host compiler would give with -march=native.
+struct Jit {
+  std::unique_ptr<llvm::orc::LLJIT> lljit;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::mutex mutex; // one compilation at a time: the pipeline is not the hot path
+  std::uint64_t functions = 0;
+
+  Jit() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "host target");
+    builder.setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+    machine = orThrow(builder.createTargetMachine(), "target machine");
+    lljit =
+        orThrow(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(builder).create(), "LLJIT");
+    // Code generation may call libm or memcpy/memset; they resolve in this process.
+    lljit->getMainJITDylib().addGenerator(
+        orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                    lljit->getDataLayout().getGlobalPrefix()),
+                "process symbols"));
+  }
+
+  void optimize(llvm::Module &module) {
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager cgscc;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder passes(machine.get());
+    passes.registerModuleAnalyses(modules);
+    passes.registerCGSCCAnalyses(cgscc);
+    passes.registerFunctionAnalyses(functions);
+    passes.registerLoopAnalyses(loops);
+    passes.crossRegisterProxies(loops, functions, cgscc, modules);
+    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, modules);
+  }
+};
+
+// Never destroyed: compiled code may be released during the process's exit, after the
+// library's static destructors would have run.
+Jit &jit() {
+  static Jit *instance = new Jit;
+  return *instance;
+}
+
+void compile(const interp::NativeRequest &request, interp::NativeCompiled &out) {
+  if (request.abiVersion != interp::kNativeAbiVersion)
+    throw std::runtime_error("request of interface version " + std::to_string(request.abiVersion));
+  if (request.entryPc >= request.numWords)
+    throw std::runtime_error("entry pc " + std::to_string(request.entryPc) +
+                             " is outside the code (" + std::to_string(request.numWords) +
+                             " words)");
+  const auto start = std::chrono::steady_clock::now();
+  Jit &j = jit();
+  std::lock_guard<std::mutex> lock(j.mutex);
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("vertex", *context);
+  module->setDataLayout(j.machine->createDataLayout());
+  module->setTargetTriple(j.machine->getTargetTriple().str());
+  const std::string name = "poplar_native_" + std::to_string(++j.functions);
+  const TranslationStats stats = Translator(*module, request, name).run();
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*module, &os))
+    throw std::runtime_error("the translated IR is invalid: " + os.str());
+  j.optimize(*module);
+  // A debugging aid (docs/native-tier.md): the optimised IR of every compilation on stderr.
+  if (const char *dump = std::getenv("POPLAR_NATIVE_DUMP_IR"); dump && *dump == '1')
+    module->print(llvm::errs(), nullptr);
+  auto tracker = j.lljit->getMainJITDylib().createResourceTracker();
+  if (llvm::Error e = j.lljit->addIRModule(
+          tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
+    throw std::runtime_error("adding the module: " + message(std::move(e)));
+  const auto symbol = orThrow(j.lljit->lookup(name), "compiling");
+  out.entry = reinterpret_cast<interp::NativeEntry>(symbol.getAddress());
+  out.handle = new llvm::orc::ResourceTrackerSP(std::move(tracker));
+  out.translated = stats.translated;
+  out.handedOver = stats.handedOver;
+  out.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+} // namespace poplar::native
+
+extern "C" {
+
+__attribute__((visibility("default"))) std::uint32_t poplar_native_abi() {
+  return poplar::interp::kNativeAbiVersion;
+}
+
+__attribute__((visibility("default"))) bool
+poplar_native_compile(const poplar::interp::NativeRequest *request,
+                      poplar::interp::NativeCompiled *out) {
+  *out = poplar::interp::NativeCompiled{};
+  try {
+    poplar::native::compile(*request, *out);
+    return true;
+  } catch (const std::exception &e) {
+    std::snprintf(out->error, sizeof out->error, "native tier: %s", e.what());
+    return false;
+  }
+}
+
+__attribute__((visibility("default"))) void poplar_native_release(void *handle) {
+  auto *tracker = static_cast<llvm::orc::ResourceTrackerSP *>(handle);
+  if (!tracker)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(poplar::native::jit().mutex);
+    llvm::consumeError((*tracker)->remove());
+  }
+  delete tracker;
+}
+
+} // extern "C"
+
+// The names libpoplar looks up must be these functions' (NativeAbi.hpp).
+static_assert(std::is_same_v<decltype(&poplar_native_abi), PoplarNativeAbiFn>);
+static_assert(std::is_same_v<decltype(&poplar_native_compile), PoplarNativeCompileFn>);
+static_assert(std::is_same_v<decltype(&poplar_native_release), PoplarNativeReleaseFn>);
