@@ -1,5 +1,6 @@
 // libpoplar_native.so's C interface (NativeAbi.hpp): translate a vertex entry to LLVM IR,
 // optimise it at -O2 and compile it with one process-wide ORC LLJIT for the host CPU.
+#include "CheckVersioning.hpp"
 #include "Translator.hpp"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -66,6 +67,11 @@ struct Jit {
     llvm::CGSCCAnalysisManager cgscc;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder passes(machine.get());
+    passes.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+          fpm.addPass(VersionCheckedLoops());
+          fpm.addPass(LowerChecks());
+        });
     passes.registerModuleAnalyses(modules);
     passes.registerCGSCCAnalyses(cgscc);
     passes.registerFunctionAnalyses(functions);

@@ -80,10 +80,10 @@ Value *minMax(T &t, Value *a, Value *b, bool max) {
 
 // rd:2 = op(ra:2, rb:2) lane by lane; both sources are read before either lane is written.
 template <typename Op> void f32v2(T &t, const D &d, Op op) {
-  Value *x0 = op(t.f(ra(t, d)), t.f(rb(t, d)));
-  Value *x1 = op(t.f(hi(t, d.ra)), t.f(hi(t, d.rb)));
-  t.set(d.rd, t.un(x0));
-  t.set(d.rd + 1, t.un(x1));
+  Value *x0 = op(t.freg(d.ra), t.freg(d.rb));
+  Value *x1 = op(t.freg(d.ra + 1), t.freg(d.rb + 1));
+  t.setFloat(d.rd, x0);
+  t.setFloat(d.rd + 1, x1);
 }
 
 Value *callU32(T &t, std::uint32_t (*fn)(std::uint32_t), Value *a) {
@@ -191,14 +191,14 @@ void trap(T &t, const D &d) {
 }
 
 Value *saturate(T &t, const D &d, ID id) {
-  return t.b.CreateIntrinsic(id, {t.b.getInt32Ty(), t.b.getFloatTy()}, {t.f(ra(t, d))});
+  return t.b.CreateIntrinsic(id, {t.b.getInt32Ty(), t.b.getFloatTy()}, {t.freg(d.ra)});
 }
 
 void f32v2fma(T &t, const D &d) {
-  Value *x0 = fl(t, llvm::Intrinsic::fma, {t.f(ra(t, d)), t.f(rb(t, d)), t.f(rc(t, d))});
-  Value *x1 = fl(t, llvm::Intrinsic::fma, {t.f(hi(t, d.ra)), t.f(hi(t, d.rb)), t.f(hi(t, d.rc))});
-  t.set(d.rd, t.un(x0));
-  t.set(d.rd + 1, t.un(x1));
+  Value *x0 = fl(t, llvm::Intrinsic::fma, {t.freg(d.ra), t.freg(d.rb), t.freg(d.rc)});
+  Value *x1 = fl(t, llvm::Intrinsic::fma, {t.freg(d.ra + 1), t.freg(d.rb + 1), t.freg(d.rc + 1)});
+  t.setFloat(d.rd, x0);
+  t.setFloat(d.rd + 1, x1);
 }
 
 void f16v2tof32v2(T &t, const D &d) {
@@ -280,7 +280,7 @@ struct Row {
 
 // A row whose builder is one statement over t (Translator), d (the instruction), b (its
 // IRBuilder), and for the arithmetic shapes a, c (operands: ra and rb or imm) or x, y (f32 ra,
-// rb).
+// rb as the registers' float values, Translator::freg).
 #define ROW(name, ...)                                                                             \
   {                                                                                                \
     Opcode::name, [](T &t, const D &d) {                                                           \
@@ -294,8 +294,12 @@ struct Row {
 #define INTI(name, ...)                                                                            \
   SET(name, [&](Value *a, Value *c) { return __VA_ARGS__; }(ra(t, d), t.imm(d)))
 #define F2(name, ...)                                                                              \
-  SET(name, [&](Value *x, Value *y) { return __VA_ARGS__; }(t.f(ra(t, d)), t.f(rb(t, d))))
-#define F1(name, ...) SET(name, [&](Value *x) { return __VA_ARGS__; }(t.f(ra(t, d))))
+  ROW(name, t.setFloat(d.rd, [&](Value *x, Value *y) { return __VA_ARGS__; }(t.freg(d.ra),         \
+                                                                             t.freg(d.rb))))
+#define F1(name, ...)                                                                              \
+  ROW(name, t.setFloat(d.rd, [&](Value *x) { return __VA_ARGS__; }(t.freg(d.ra))))
+#define FCMP(name, ...)                                                                            \
+  SET(name, t.flag([&](Value *x, Value *y) { return __VA_ARGS__; }(t.freg(d.ra), t.freg(d.rb))))
 #define HELPER1(name, helper) SET(name, callU32(t, t.helpers().helper, ra(t, d)))
 #define LOAD(name, k, ext, post) ROW(name, loadOp(t, d, k, Ext::ext, post))
 #define STORE(name, k, half, post) ROW(name, storeOp(t, d, k, half, post))
@@ -378,42 +382,43 @@ const Row kRows[] = {
     SET(Sel, b.CreateSelect(b.CreateICmpNE(rc(t, d), t.i32(0)), ra(t, d), rb(t, d))),
 
     // f32 arithmetic
-    F2(Fadd, t.un(b.CreateFAdd(x, y))),
-    F2(Fsub, t.un(b.CreateFSub(x, y))),
-    F2(Fmul, t.un(b.CreateFMul(x, y))),
-    F2(Fdiv, t.un(b.CreateFDiv(x, y))),
-    SET(Fma, t.un(fl(t, llvm::Intrinsic::fma, {t.f(ra(t, d)), t.f(rb(t, d)), t.f(rc(t, d))}))),
+    F2(Fadd, b.CreateFAdd(x, y)),
+    F2(Fsub, b.CreateFSub(x, y)),
+    F2(Fmul, b.CreateFMul(x, y)),
+    F2(Fdiv, b.CreateFDiv(x, y)),
+    ROW(Fma,
+        t.setFloat(d.rd, fl(t, llvm::Intrinsic::fma, {t.freg(d.ra), t.freg(d.rb), t.freg(d.rc)}))),
     SET(Fmin, minMax(t, ra(t, d), rb(t, d), false)),
     SET(Fmax, minMax(t, ra(t, d), rb(t, d), true)),
     SET(Fabs, b.CreateAnd(ra(t, d), 0x7fffffffu)),
     SET(Fneg, b.CreateXor(ra(t, d), 0x80000000u)),
-    F1(Fsqrt, t.un(fl(t, llvm::Intrinsic::sqrt, {x}))),
+    F1(Fsqrt, fl(t, llvm::Intrinsic::sqrt, {x})),
     HELPER1(Fexp, fexp),
     HELPER1(Flog, flog),
     HELPER1(Ftanh, ftanh),
     HELPER1(Fsin, fsin),
     HELPER1(Fcos, fcos),
     SET(Fpow, t.call(t.helpers().fpow, b.getInt32Ty(), {ra(t, d), rb(t, d)})),
-    F1(Ffloor, t.un(fl(t, llvm::Intrinsic::floor, {x}))),
-    F1(Fceil, t.un(fl(t, llvm::Intrinsic::ceil, {x}))),
-    F1(Fround, t.un(fl(t, llvm::Intrinsic::round, {x}))),
-    F1(Ftrunc, t.un(fl(t, llvm::Intrinsic::trunc, {x}))),
+    F1(Ffloor, fl(t, llvm::Intrinsic::floor, {x})),
+    F1(Fceil, fl(t, llvm::Intrinsic::ceil, {x})),
+    F1(Fround, fl(t, llvm::Intrinsic::round, {x})),
+    F1(Ftrunc, fl(t, llvm::Intrinsic::trunc, {x})),
 
     // f32 compares
-    F2(Feq, t.flag(b.CreateFCmpOEQ(x, y))),
-    F2(Fne, t.flag(b.CreateFCmpUNE(x, y))),
-    F2(Flt, t.flag(b.CreateFCmpOLT(x, y))),
-    F2(Fle, t.flag(b.CreateFCmpOLE(x, y))),
-    F2(Fgt, t.flag(b.CreateFCmpOGT(x, y))),
-    F2(Fge, t.flag(b.CreateFCmpOGE(x, y))),
-    F2(Ford, t.flag(b.CreateFCmpORD(x, y))),
-    F2(Funo, t.flag(b.CreateFCmpUNO(x, y))),
+    FCMP(Feq, b.CreateFCmpOEQ(x, y)),
+    FCMP(Fne, b.CreateFCmpUNE(x, y)),
+    FCMP(Flt, b.CreateFCmpOLT(x, y)),
+    FCMP(Fle, b.CreateFCmpOLE(x, y)),
+    FCMP(Fgt, b.CreateFCmpOGT(x, y)),
+    FCMP(Fge, b.CreateFCmpOGE(x, y)),
+    FCMP(Ford, b.CreateFCmpORD(x, y)),
+    FCMP(Funo, b.CreateFCmpUNO(x, y)),
 
     // Conversions (the saturating intrinsics give 0 for NaN, as Ops.hpp ftoi/ftou do)
     SET(Ftoi, saturate(t, d, llvm::Intrinsic::fptosi_sat)),
     SET(Ftou, saturate(t, d, llvm::Intrinsic::fptoui_sat)),
-    SET(Itof, t.bits(b.CreateSIToFP(ra(t, d), b.getFloatTy()))),
-    SET(Utof, t.bits(b.CreateUIToFP(ra(t, d), b.getFloatTy()))),
+    ROW(Itof, t.setFloat(d.rd, b.CreateSIToFP(ra(t, d), b.getFloatTy()))),
+    ROW(Utof, t.setFloat(d.rd, b.CreateUIToFP(ra(t, d), b.getFloatTy()))),
     HELPER1(Ftoh, ftoh),
     HELPER1(Htof, htof),
 
@@ -422,7 +427,7 @@ const Row kRows[] = {
     ROW(F32v2sub, f32v2(t, d, [&](Value *x, Value *y) { return b.CreateFSub(x, y); })),
     ROW(F32v2mul, f32v2(t, d, [&](Value *x, Value *y) { return b.CreateFMul(x, y); })),
     {Opcode::F32v2fma, f32v2fma},
-    SET(F32v2sum, t.un(b.CreateFAdd(t.f(ra(t, d)), t.f(hi(t, d.ra))))),
+    ROW(F32v2sum, t.setFloat(d.rd, b.CreateFAdd(t.freg(d.ra), t.freg(d.ra + 1)))),
     ROW(F16v4add, t.setPair(d.rd, t.call(t.helpers().f16v4add, b.getInt64Ty(),
                                          {t.pair(d.ra), t.pair(d.rb)}))),
     ROW(F16v4mul, t.setPair(d.rd, t.call(t.helpers().f16v4mul, b.getInt64Ty(),
@@ -493,6 +498,7 @@ const Row kRows[] = {
 #undef INTI
 #undef F2
 #undef F1
+#undef FCMP
 #undef HELPER1
 #undef LOAD
 #undef STORE

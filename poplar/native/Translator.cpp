@@ -3,6 +3,7 @@
 // refunds; hand-overs to the interpreter; the exit that writes registers and frame back.
 #include "Translator.hpp"
 
+#include "CheckVersioning.hpp"
 #include "interp/Ops.hpp"
 
 #include <llvm/IR/Intrinsics.h>
@@ -76,13 +77,17 @@ Value *Translator::framePrologueLoad(std::size_t offset, Type *type) {
 
 // ---- registers and values ----
 
-// A register lives in a stack slot that SROA turns into SSA values; it is loaded from the
-// state on entry, so that a path that does not write it leaves it as it was.
+// A register lives in stack slots that SROA turns into SSA values: its bits and its value as
+// a host float. Both are loaded from the state on entry, so that a path that does not write it
+// leaves it as it was, and every write sets both.
 AllocaInst *Translator::regSlot(unsigned r) {
   if (!regs_[r]) {
     regs_[r] = slot(pb_.getInt32Ty(), "r");
+    floats_[r] = slot(pb_.getFloatTy(), "f");
     Value *saved = statePtr(offsetof(interp::WorkerState, regs) + 4 * r, pb_.getInt32Ty());
-    pb_.CreateStore(pb_.CreateLoad(pb_.getInt32Ty(), saved), regs_[r]);
+    Value *bits = pb_.CreateLoad(pb_.getInt32Ty(), saved);
+    pb_.CreateStore(bits, regs_[r]);
+    pb_.CreateStore(pb_.CreateBitCast(bits, pb_.getFloatTy()), floats_[r]);
   }
   return regs_[r];
 }
@@ -93,11 +98,27 @@ Value *Translator::reg(unsigned r) {
   return b.CreateLoad(b.getInt32Ty(), regSlot(r));
 }
 
+Value *Translator::freg(unsigned r) {
+  if (r == isa::kRegZero)
+    return f(i32(0));
+  regSlot(r);
+  return b.CreateLoad(b.getFloatTy(), floats_[r]);
+}
+
 void Translator::set(unsigned r, Value *value) {
   if (r == isa::kRegZero || r >= isa::kNumRegs)
     return;
   written_[r] = true;
   b.CreateStore(value, regSlot(r));
+  b.CreateStore(f(value), floats_[r]);
+}
+
+void Translator::setFloat(unsigned r, Value *x) {
+  if (r == isa::kRegZero || r >= isa::kNumRegs)
+    return;
+  written_[r] = true;
+  b.CreateStore(un(x), regSlot(r));
+  b.CreateStore(x, floats_[r]);
 }
 
 Value *Translator::pair(unsigned r) {
@@ -128,12 +149,7 @@ Value *Translator::access(Value *addr, unsigned k, const DecodedInsn &d) {
   const std::size_t window = offsetof(F, window);
   Value *lo = framePrologueLoad(window + offsetof(W, lo) + 4 * k, pb_.getInt32Ty());
   Value *span = framePrologueLoad(window + offsetof(W, span) + 8 * k, pb_.getInt64Ty());
-  Value *rotated = addr;
-  if (k != 0) {
-    Function *fshr = Intrinsic::getDeclaration(&module_, Intrinsic::fshr, {b.getInt32Ty()});
-    rotated = b.CreateCall(fshr, {addr, addr, i32(k)});
-  }
-  Value *ok = b.CreateICmpSLE(b.CreateZExt(b.CreateSub(rotated, lo), b.getInt64Ty()), span);
+  Value *ok = b.CreateCall(windowCheck(module_), {addr, lo, span, i32(k)});
   BasicBlock *fault = newBlock("fault"), *cont = newBlock("access");
   b.CreateCondBr(ok, cont, fault, MDBuilder(ctx_).createBranchWeights(1u << 20, 1));
   b.SetInsertPoint(fault);
@@ -143,10 +159,21 @@ Value *Translator::access(Value *addr, unsigned k, const DecodedInsn &d) {
                       i32(std::uint32_t(Trap::OutOfBounds))),
        d, nullptr, addr);
   b.SetInsertPoint(cont);
-  Value *data = framePrologueLoad(window + offsetof(W, data), pb_.getInt8PtrTy());
-  Value *base = framePrologueLoad(window + offsetof(W, base), pb_.getInt32Ty());
-  Value *offset = b.CreateZExt(b.CreateSub(addr, base), b.getInt64Ty());
-  return b.CreateInBoundsGEP(b.getInt8Ty(), data, offset);
+  return b.CreateGEP(b.getInt8Ty(), hostBase(), b.CreateZExt(addr, b.getInt64Ty()));
+}
+
+// The host address of tile address 0 (outside the buffer: only ever offset back into it).
+Value *Translator::hostBase() {
+  if (!hostBase_) {
+    using F = interp::NativeFrame;
+    using W = interp::ops::Window;
+    const std::size_t window = offsetof(F, window);
+    Value *data = framePrologueLoad(window + offsetof(W, data), pb_.getInt8PtrTy());
+    Value *base = framePrologueLoad(window + offsetof(W, base), pb_.getInt32Ty());
+    hostBase_ =
+        pb_.CreateGEP(pb_.getInt8Ty(), data, pb_.CreateNeg(pb_.CreateZExt(base, pb_.getInt64Ty())));
+  }
+  return hostBase_;
 }
 
 Value *Translator::load(Value *host, Type *type) {
@@ -321,7 +348,7 @@ void Translator::repeat(const DecodedInsn &d) {
   b.SetInsertPoint(check);
   Value *total = b.CreateMul(rpt.count, i64(rpt.len));
   Value *left = b.CreateLoad(b.getInt64Ty(), left_);
-  b.CreateCondBr(b.CreateICmpUGE(left, total), start, tooLong);
+  b.CreateCondBr(b.CreateCall(budgetCheck(module_), {left, total}), start, tooLong);
   b.SetInsertPoint(tooLong);
   handOver(index, true);
   b.SetInsertPoint(start);
@@ -395,7 +422,7 @@ void Translator::emitCharge(std::uint32_t index) {
   BasicBlock *tooLong = newBlock("budget");
   BasicBlock *paid = newBlock("paid");
   Value *left = b.CreateLoad(b.getInt64Ty(), left_);
-  b.CreateCondBr(b.CreateICmpUGE(left, i64(d.rest)), paid, tooLong,
+  b.CreateCondBr(b.CreateCall(budgetCheck(module_), {left, i64(d.rest)}), paid, tooLong,
                  MDBuilder(ctx_).createBranchWeights(1u << 20, 1));
   b.SetInsertPoint(tooLong);
   handOver(index, false);

@@ -46,7 +46,13 @@ public:
 
   llvm::Value *reg(unsigned r);             // r0 reads 0
   void set(unsigned r, llvm::Value *value); // writes to r0 (the decoder's sink) are dropped
-  llvm::Value *pair(unsigned r);            // rN:rN+1 as an i64, low word in rN
+  // A register as an f32 operand of float arithmetic, and the write of an f32 result. A float
+  // result keeps its host value beside its bits (whose NaNs are canonical, Ops.hpp un): float
+  // arithmetic reads that value, which differs from the bits only in a NaN's payload, so a
+  // NaN stays a NaN and the canonical select is off the chain of dependent operations.
+  llvm::Value *freg(unsigned r);
+  void setFloat(unsigned r, llvm::Value *x);
+  llvm::Value *pair(unsigned r); // rN:rN+1 as an i64, low word in rN
   void setPair(unsigned r, llvm::Value *value);
   llvm::Value *imm(const DecodedInsn &d) { return i32(d.imm); }
   llvm::Value *i32(std::uint32_t v) { return b.getInt32(v); }
@@ -121,6 +127,7 @@ private:
   llvm::Value *frameField(std::size_t offset, llvm::Type *type);
   llvm::Value *framePrologueLoad(std::size_t offset, llvm::Type *type);
   llvm::AllocaInst *regSlot(unsigned r);
+  llvm::Value *hostBase();
   llvm::Value *callAddress(std::uintptr_t fn, llvm::Type *result,
                            llvm::ArrayRef<llvm::Value *> args);
   llvm::BasicBlock *newBlock(const char *name);
@@ -135,8 +142,9 @@ private:
   llvm::IRBuilder<> pb_; // appends to the prologue
   std::map<std::uint32_t, Leader> leaders_;
   std::set<std::uint32_t> returnPoints_;
-  std::array<llvm::AllocaInst *, 64> regs_{};
+  std::array<llvm::AllocaInst *, 64> regs_{}, floats_{}; // bits, and the host float value
   llvm::AllocaInst *left_ = nullptr, *cycles_ = nullptr;
+  llvm::Value *hostBase_ = nullptr;
   std::vector<Leave> leaves_;
   std::array<llvm::AllocaInst *, 2> scratch_{};
   std::map<std::size_t, llvm::Value *> prologueLoads_, stateLoads_; // by byte offset
