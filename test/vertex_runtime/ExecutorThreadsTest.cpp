@@ -1,5 +1,6 @@
-// The executor's host threads never show: one program run with 1 to 8 threads gives the same
-// bytes, simulated cycles, profile and errors, and the thread count option is checked.
+// The executor's host threads and vertex tier never show: one program run with 1 to 8 threads,
+// or with its vertices interpreted or on the native tier, gives the same bytes, simulated
+// cycles, profile and errors; the thread count and tier options are checked.
 //
 // The program is large enough that its steps go to the worker pool (300 tiles of MultiVertex
 // and uneven Vertex work, copies of 7,200 single-element runs, staged and not), so a race or an
@@ -37,8 +38,9 @@ struct Outcome {
   std::string summary;
 };
 
-OptionFlags withThreads(OptionFlags options, unsigned threads) {
+OptionFlags withThreads(OptionFlags options, unsigned threads, const char *tier = "interpreter") {
   options.set("executor.hostThreads", std::to_string(threads));
+  options.set("executor.vertexTier", tier);
   return options;
 }
 
@@ -56,7 +58,7 @@ Tensor scattered(const Tensor &t) {
   return t.flatten().reshape({kPerTile, kTiles}).transpose().reshape({kTiles, kPerTile});
 }
 
-Outcome runWithThreads(unsigned threads) {
+Outcome runWithThreads(unsigned threads, const char *tier = "interpreter") {
   Device device = testDevice(kTiles);
   Graph graph(device.getTarget());
   graph.addCodelets(codeletPath("Shapes.cpp"));
@@ -84,7 +86,7 @@ Outcome runWithThreads(unsigned threads) {
 
   ScopedTempDir profileDir("executor-threads");
   Engine engine(graph, Repeat(kRepeats, body),
-                withThreads(profileOptions(profileDir.path()), threads));
+                withThreads(profileOptions(profileDir.path()), threads, tier));
   engine.load(device);
   std::vector<float> input(a.numElements()), bValues(b.numElements());
   for (std::size_t i = 0; i < input.size(); ++i) {
@@ -140,6 +142,46 @@ TEST(ExecutorThreads, ResultsCyclesAndProfileDoNotDependOnHostThreads) {
     EXPECT_EQ(many.typeCycles, one.typeCycles);
     EXPECT_EQ(many.summary, one.summary);
   }
+}
+
+TEST(VertexTier, ResultsCyclesAndProfileAreTheSameOnEveryTier) {
+  Outcome interpreted = runWithThreads(2);
+  ASSERT_GT(interpreted.lastRunCycles, 0u);
+  ASSERT_NE(interpreted.sums, std::vector<float>(kTiles, 0.0f));
+  for (const char *tier : {"native", "auto"}) {
+    SCOPED_TRACE(tier);
+    Outcome other = runWithThreads(2, tier);
+    EXPECT_EQ(other.a, interpreted.a);
+    EXPECT_EQ(other.c, interpreted.c);
+    EXPECT_EQ(other.sums, interpreted.sums);
+    EXPECT_EQ(other.received, interpreted.received);
+    EXPECT_EQ(other.lastRunCycles, interpreted.lastRunCycles);
+    EXPECT_EQ(other.totalCycles, interpreted.totalCycles);
+    EXPECT_EQ(other.tilePhases, interpreted.tilePhases);
+    EXPECT_EQ(other.typeCycles, interpreted.typeCycles);
+    EXPECT_EQ(other.summary, interpreted.summary);
+  }
+}
+
+TEST(VertexTier, UnknownTiersAreRejected) {
+  Device device = testDevice(2);
+  Graph graph(device.getTarget());
+  EXPECT_THROW((Engine(graph, Sequence{}, {{"executor.vertexTier", "jit"}})), invalid_option);
+  const char *previous = std::getenv("POPLAR_VERTEX_TIER");
+  const std::string saved = previous ? previous : "";
+  ::setenv("POPLAR_VERTEX_TIER", "fast", 1);
+  try {
+    Engine engine(graph, Sequence{});
+    ADD_FAILURE() << "POPLAR_VERTEX_TIER='fast' was accepted";
+  } catch (const invalid_option &e) {
+    EXPECT_NE(std::string(e.what()).find("POPLAR_VERTEX_TIER"), std::string::npos) << e.what();
+  }
+  // The option wins over the variable, which is then not read.
+  EXPECT_NO_THROW((Engine(graph, Sequence{}, {{"executor.vertexTier", "native"}})));
+  if (previous)
+    ::setenv("POPLAR_VERTEX_TIER", saved.c_str(), 1);
+  else
+    ::unsetenv("POPLAR_VERTEX_TIER");
 }
 
 // Two tiles fault in one compute step: every thread count reports the lower tile, and the other

@@ -1,4 +1,5 @@
-// Vertex faults stop the run with an error naming vertex, id, tile, compute set, pc and line.
+// Vertex faults stop the run with an error naming vertex, id, tile, compute set, pc and line,
+// the same on the interpreter and on the native tier.
 //
 // The faulting vertices are in codelets/Faults.cpp; after a fault the host carries on.
 #include "CodeletSources.hpp"
@@ -37,9 +38,10 @@ unsigned lineOf(const std::string &tag) {
 std::string where(const std::string &tag) { return "Faults.cpp:" + std::to_string(lineOf(tag)); }
 
 /// One faulting vertex of `type` on `tile` (after a harmless vertex on tile 0, so its id is 1)
-/// in compute set "faulty"; `setUp` connects its fields. Returns the error message.
-std::string faultMessage(const std::string &type, unsigned tile,
-                         const std::function<void(Graph &, VertexRef)> &setUp) {
+/// in compute set "faulty" on vertex tier `tier`; `setUp` connects its fields. Returns the
+/// error message.
+std::string faultMessageOn(const std::string &tier, const std::string &type, unsigned tile,
+                           const std::function<void(Graph &, VertexRef)> &setUp) {
   Device device = testDevice(4);
   Graph graph(device.getTarget());
   graph.addCodelets(kFaults);
@@ -52,7 +54,7 @@ std::string faultMessage(const std::string &type, unsigned tile,
   VertexRef v = graph.addVertex(cs, type);
   graph.setTileMapping(v, tile);
   setUp(graph, v);
-  Engine engine(graph, Execute(cs));
+  Engine engine(graph, Execute(cs), {{"executor.vertexTier", tier}});
   engine.load(device);
   try {
     engine.run(0);
@@ -68,6 +70,15 @@ std::string faultMessage(const std::string &type, unsigned tile,
   }
   ADD_FAILURE() << type << " did not fault";
   return "";
+}
+
+/// The fault's message on the interpreter, which the native tier must give word for word (the
+/// same trap, pc, address and source line).
+std::string faultMessage(const std::string &type, unsigned tile,
+                         const std::function<void(Graph &, VertexRef)> &setUp) {
+  const std::string interpreted = faultMessageOn("interpreter", type, tile, setUp);
+  EXPECT_EQ(faultMessageOn("native", type, tile, setUp), interpreted) << "on the native tier";
+  return interpreted;
 }
 
 Tensor scalarOn(Graph &graph, Type type, unsigned tile, int value, const std::string &name) {

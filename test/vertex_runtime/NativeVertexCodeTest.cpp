@@ -1,0 +1,98 @@
+// Which vertex types the Engine runs on the native tier: `native` compiles each on first use,
+// `auto` only once it has issued enough instructions on the interpreter, `interpreter` never.
+#include "engine/NativeVertexCode.hpp"
+#include "CodeletSources.hpp"
+#include "TestEnvironment.hpp"
+#include "compiler/Compile.hpp"
+
+#include <poplar/Graph.hpp>
+#include <poplar/exceptions.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+using namespace popsdk::test;
+using namespace poplar;
+
+namespace {
+
+struct Compiled {
+  std::unique_ptr<detail::CompiledGraph> cg;
+  std::vector<detail::LoadedCodelet> codelets;
+};
+
+/// A graph of one Shapes.cpp vertex, compiled as an Engine compiles it.
+Compiled compiledScale() {
+  Device device = testDevice(2);
+  Graph graph(device.getTarget());
+  graph.addCodelets(codeletPath("Shapes.cpp"));
+  Tensor x = graph.addVariable(FLOAT, {4}, "x"), y = graph.addVariable(FLOAT, {4}, "y");
+  graph.setTileMapping(x, 0);
+  graph.setTileMapping(y, 0);
+  ComputeSet cs = graph.addComputeSet("scale");
+  auto v = graph.addVertex(cs, "Scale<float>", {{"in", x}, {"out", y}});
+  graph.setInitialValue(v["factor"], 2.0f);
+  graph.setTileMapping(v, 0);
+  Compiled c;
+  c.cg = detail::compile(graph.getState(), {program::Execute(cs)});
+  c.codelets = detail::loadCodeletObjects(*c.cg);
+  return c;
+}
+
+std::uint32_t scaleType(const detail::CompiledGraph &cg) {
+  for (std::uint32_t t = 0; t < cg.vertexTypes.size(); ++t)
+    if (cg.vertexTypes[t].name == "Scale<float>")
+      return t;
+  ADD_FAILURE() << "no Scale<float> vertex type";
+  return 0;
+}
+
+} // namespace
+
+TEST(NativeVertexCode, EachTierCompilesWhenItShould) {
+  const Compiled c = compiledScale();
+  const std::uint32_t type = scaleType(*c.cg);
+
+  detail::NativeVertexCode interpreted(*c.cg, c.codelets, detail::VertexTier::Interpreter);
+  interpreted.interpreted(type, detail::NativeVertexCode::kAutoThreshold);
+  EXPECT_EQ(interpreted.forType(type), nullptr);
+
+  detail::NativeVertexCode native(*c.cg, c.codelets, detail::VertexTier::Native);
+  const interp::NativeCode *code = native.forType(type);
+  ASSERT_NE(code, nullptr);
+  EXPECT_GT(code->translated(), 0u);
+  EXPECT_EQ(native.forType(type), code) << "compiled once, then kept";
+
+  detail::NativeVertexCode hot(*c.cg, c.codelets, detail::VertexTier::Auto);
+  EXPECT_EQ(hot.forType(type), nullptr) << "auto compiles only hot vertex types";
+  hot.interpreted(type, detail::NativeVertexCode::kAutoThreshold - 1);
+  EXPECT_EQ(hot.forType(type), nullptr);
+  hot.interpreted(type, 1);
+  EXPECT_NE(hot.forType(type), nullptr);
+}
+
+TEST(NativeVertexCode, NativeWithoutItsLibraryIsAnInvalidOption) {
+  const Compiled c = compiledScale();
+  // The library is loaded once per process, so this runs in a process of its own (the test
+  // is skipped where the library already loaded).
+  std::string why;
+  const char *previous = std::getenv("POPLAR_NATIVE_LIBRARY");
+  const std::string saved = previous ? previous : "";
+  ::setenv("POPLAR_NATIVE_LIBRARY", "/nonexistent/libpoplar_native.so", 1);
+  const bool available = interp::nativeTierAvailable(&why);
+  if (previous)
+    ::setenv("POPLAR_NATIVE_LIBRARY", saved.c_str(), 1);
+  else
+    ::unsetenv("POPLAR_NATIVE_LIBRARY");
+  if (available)
+    GTEST_SKIP() << "the native tier's library was loaded before this test";
+  EXPECT_NE(why.find("/nonexistent/libpoplar_native.so"), std::string::npos) << why;
+  EXPECT_THROW((detail::NativeVertexCode(*c.cg, c.codelets, detail::VertexTier::Native)),
+               invalid_option);
+  // auto interprets instead.
+  detail::NativeVertexCode fallback(*c.cg, c.codelets, detail::VertexTier::Auto);
+  fallback.interpreted(scaleType(*c.cg), detail::NativeVertexCode::kAutoThreshold);
+  EXPECT_EQ(fallback.forType(scaleType(*c.cg)), nullptr);
+}
