@@ -300,6 +300,18 @@ void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sam
   state.counters["ns_per_insn"] = interpNs / double(r.instructions);
 }
 
+/// measure() for a vertex whose output is a float vector: `out` natively, at `tileOut` on the
+/// tile.
+template <typename Native>
+void measureVector(benchmark::State &state, Tile &tile, Native &&native,
+                   const std::vector<float> &out, std::uint32_t tileOut,
+                   const ViaEngine &viaEngine) {
+  const float *onTile = tile.floats(tileOut);
+  measure(
+      state, tile, native, [&] { return std::memcmp(out.data(), onTile, out.size() * 4) == 0; },
+      viaEngine, onTile, unsigned(out.size()));
+}
+
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
 void BM_Sum(benchmark::State &state) {
@@ -372,10 +384,8 @@ void BM_AxpyMulti(benchmark::State &state) {
                           .state("a", FLOAT, a)
                           .run(),
                       "out"};
-  measure(
-      state, tile, [&] { return runNativeMulti(v); },
-      [&] { return std::memcmp(out.data(), tile.floats(tout), n * 4) == 0; }, viaEngine,
-      tile.floats(tout), n);
+  measureVector(
+      state, tile, [&] { return runNativeMulti(v); }, out, tout, viaEngine);
 }
 
 /// a * x + y on vectors of T, `width` lanes per instruction: also reports elements per cycle
@@ -444,10 +454,8 @@ void BM_Transpose(benchmark::State &state) {
                           .state("cols", UNSIGNED_INT, cols)
                           .run(),
                       "out"};
-  measure(
-      state, tile, [&] { return runNative(v); },
-      [&] { return std::memcmp(out.data(), tile.floats(tout), rows * cols * 4) == 0; }, viaEngine,
-      tile.floats(tout), rows * cols);
+  measureVector(
+      state, tile, [&] { return runNative(v); }, out, tout, viaEngine);
 }
 
 void BM_Map3(benchmark::State &state) {
@@ -472,10 +480,8 @@ void BM_Map3(benchmark::State &state) {
                           .output("out", FLOAT, n)
                           .run(),
                       "out"};
-  measure(
-      state, tile, [&] { return runNativeMulti(v); },
-      [&] { return std::memcmp(out.data(), tile.floats(tout), n * 4) == 0; }, viaEngine,
-      tile.floats(tout), n);
+  measureVector(
+      state, tile, [&] { return runNativeMulti(v); }, out, tout, viaEngine);
 }
 
 // Argument: elements per vertex.

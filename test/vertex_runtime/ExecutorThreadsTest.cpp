@@ -122,6 +122,18 @@ Outcome runWithThreads(unsigned threads, const char *tier = "interpreter") {
   return o;
 }
 
+void expectSame(const Outcome &got, const Outcome &want) {
+  EXPECT_EQ(got.a, want.a);
+  EXPECT_EQ(got.c, want.c);
+  EXPECT_EQ(got.sums, want.sums);
+  EXPECT_EQ(got.received, want.received);
+  EXPECT_EQ(got.lastRunCycles, want.lastRunCycles);
+  EXPECT_EQ(got.totalCycles, want.totalCycles);
+  EXPECT_EQ(got.tilePhases, want.tilePhases);
+  EXPECT_EQ(got.typeCycles, want.typeCycles);
+  EXPECT_EQ(got.summary, want.summary);
+}
+
 } // namespace
 
 TEST(ExecutorThreads, ResultsCyclesAndProfileDoNotDependOnHostThreads) {
@@ -131,16 +143,7 @@ TEST(ExecutorThreads, ResultsCyclesAndProfileDoNotDependOnHostThreads) {
   ASSERT_NE(one.sums, std::vector<float>(kTiles, 0.0f));
   for (unsigned threads : {2u, 3u, 4u, 8u}) {
     SCOPED_TRACE(std::to_string(threads) + " host threads");
-    Outcome many = runWithThreads(threads);
-    EXPECT_EQ(many.a, one.a);
-    EXPECT_EQ(many.c, one.c);
-    EXPECT_EQ(many.sums, one.sums);
-    EXPECT_EQ(many.received, one.received);
-    EXPECT_EQ(many.lastRunCycles, one.lastRunCycles);
-    EXPECT_EQ(many.totalCycles, one.totalCycles);
-    EXPECT_EQ(many.tilePhases, one.tilePhases);
-    EXPECT_EQ(many.typeCycles, one.typeCycles);
-    EXPECT_EQ(many.summary, one.summary);
+    expectSame(runWithThreads(threads), one);
   }
 }
 
@@ -150,16 +153,7 @@ TEST(VertexTier, ResultsCyclesAndProfileAreTheSameOnEveryTier) {
   ASSERT_NE(interpreted.sums, std::vector<float>(kTiles, 0.0f));
   for (const char *tier : {"native", "auto"}) {
     SCOPED_TRACE(tier);
-    Outcome other = runWithThreads(2, tier);
-    EXPECT_EQ(other.a, interpreted.a);
-    EXPECT_EQ(other.c, interpreted.c);
-    EXPECT_EQ(other.sums, interpreted.sums);
-    EXPECT_EQ(other.received, interpreted.received);
-    EXPECT_EQ(other.lastRunCycles, interpreted.lastRunCycles);
-    EXPECT_EQ(other.totalCycles, interpreted.totalCycles);
-    EXPECT_EQ(other.tilePhases, interpreted.tilePhases);
-    EXPECT_EQ(other.typeCycles, interpreted.typeCycles);
-    EXPECT_EQ(other.summary, interpreted.summary);
+    expectSame(runWithThreads(2, tier), interpreted);
   }
 }
 
