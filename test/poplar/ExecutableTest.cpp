@@ -41,6 +41,15 @@ std::string tamper(const std::string &file, const std::function<void(nlohmann::j
   return out;
 }
 
+/// Sets the 32-bit field `byteOffset` bytes into record `index` of a packed table (record
+/// fields are packed one after another: a Step is kind (1 byte), arg, target; a CopyRun is
+/// srcTile, srcOffset, dstTile, dstOffset, bytes).
+void setPackedU32(nlohmann::json &table, std::size_t recordBytes, std::size_t index,
+                  std::size_t byteOffset, std::uint32_t value) {
+  std::memcpy(table.get_binary().data() + index * recordBytes + byteOffset, &value, 4);
+}
+constexpr std::size_t kStepBytes = 9, kCopyRunBytes = 20;
+
 void expectRejected(const std::string &file, const std::string &what) {
   std::istringstream in(file);
   try {
@@ -58,23 +67,36 @@ TEST(Executable, UntamperedRoundTripLoads) {
   EXPECT_NO_THROW(Executable::deserialize(in));
 }
 
+TEST(Executable, PackedTableOfPartRecordsIsRejected) {
+  expectRejected(tamper(serializedCopyProgram(),
+                        [](nlohmann::json &j) { j["steps"].get_binary().pop_back(); }),
+                 "not a byte string of whole records");
+  expectRejected(tamper(serializedCopyProgram(),
+                        [](nlohmann::json &j) {
+                          j["steps"] = {1, 2};
+                        }),
+                 "not a byte string of whole records");
+}
+
 TEST(Executable, Regression_JumpOutsideTheProgramIsRejected) {
   expectRejected(
-      tamper(serializedCopyProgram(), [](nlohmann::json &j) { j["steps"][0]["target"] = 1000000; }),
+      tamper(serializedCopyProgram(),
+             [](nlohmann::json &j) { setPackedU32(j["steps"], kStepBytes, 0, 5, 1000000); }),
       "refers outside its tables");
 }
 
 TEST(Executable, Regression_CopyOutsideTileMemoryIsRejected) {
-  expectRejected(
-      tamper(serializedCopyProgram(),
-             [](nlohmann::json &j) { j["exchanges"][0]["runs"][0]["dstOffset"] = 600000; }),
-      "outside the memory of tile");
+  expectRejected(tamper(serializedCopyProgram(),
+                        [](nlohmann::json &j) {
+                          setPackedU32(j["exchanges"][0]["runs"], kCopyRunBytes, 0, 12, 600000);
+                        }),
+                 "outside the memory of tile");
 }
 
 TEST(Executable, Regression_UnknownTableIndexIsRejected) {
-  expectRejected(
-      tamper(serializedCopyProgram(), [](nlohmann::json &j) { j["steps"][0]["arg"] = 7; }),
-      "refers outside its tables");
+  expectRejected(tamper(serializedCopyProgram(),
+                        [](nlohmann::json &j) { setPackedU32(j["steps"], kStepBytes, 0, 1, 7); }),
+                 "refers outside its tables");
 }
 
 // A small file must not make the reader allocate what its counts claim: each count is checked
@@ -190,4 +212,25 @@ TEST(Executable, Regression_UnknownTypeAndInconsistentShapeAreRejected) {
   expectRejected(
       tamper(withRead, [](nlohmann::json &j) { j["hostAccess"]["a"]["tensor"]["shape"] = {9}; }),
       "shape {9} does not match its 32 bytes");
+}
+
+// A copy of every other element is 2,000 runs of 4 bytes. Each run used to be a CBOR map of
+// five named fields (about 70 bytes), so a small CNN's description reached hundreds of
+// megabytes and gigabytes of JSON nodes while it was written; packed, a run is 20 bytes.
+TEST(Executable, Regression_CopyRunsArePacked) {
+  IPUModel model;
+  model.tilesPerIPU = 4;
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  Tensor a = graph.addVariable(FLOAT, {4000}, "a"), b = graph.addVariable(FLOAT, {2000}, "b");
+  graph.setTileMapping(a, 0);
+  graph.setTileMapping(b, 1);
+  std::stringstream out;
+  compileGraph(graph, {program::Copy(a.subSample(2, 0), b)}).serialize(out);
+  std::uint64_t descriptionBytes = 0;
+  std::memcpy(&descriptionBytes, out.str().data() + 8, 8);
+  EXPECT_GT(descriptionBytes, 2000u * 20);
+  EXPECT_LT(descriptionBytes, 2000u * 20 + 8192);
+  std::istringstream in(out.str());
+  EXPECT_NO_THROW(Executable::deserialize(in));
 }

@@ -1,4 +1,5 @@
-// Executable: a CompiledGraph that serialises as a CBOR description followed by raw tile images.
+// Executable: a CompiledGraph that serialises as a CBOR description (record tables packed as
+// byte strings) followed by raw tile images.
 #include "compiler/CompiledGraph.hpp"
 #include "core/Errors.hpp"
 #include "support/CheckedMath.hpp"
@@ -9,7 +10,72 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
+
+namespace poplar::detail {
+
+/// Vectors of small records are packed: each vector one CBOR byte string, each record's fields
+/// one after another in host byte order. A convolution's copies and a big program's vertices run
+/// to millions of records: as arrays of maps they cost a JSON node per field (gigabytes in
+/// memory, hundreds of megabytes on disk); packed, their own size.
+template <typename T> struct Packed : std::false_type {};
+
+#define POPSDK_PACK_FIELD(field) visit(record.field);
+/// Like NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE, for a record whose vectors are packed.
+#define POPSDK_PACKED_RECORD(Record, ...)                                                          \
+  template <> struct Packed<Record> : std::true_type {};                                           \
+  template <typename F> void forEachField(Record &record, F &&visit) {                             \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(POPSDK_PACK_FIELD, __VA_ARGS__))                      \
+  }                                                                                                \
+  template <typename F> void forEachField(const Record &record, F &&visit) {                       \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(POPSDK_PACK_FIELD, __VA_ARGS__))                      \
+  }
+
+POPSDK_PACKED_RECORD(MemRun, tile, offset, bytes)
+POPSDK_PACKED_RECORD(CopyRun, srcTile, srcOffset, dstTile, dstOffset, bytes)
+POPSDK_PACKED_RECORD(Placement, begin, end, tile, offset)
+POPSDK_PACKED_RECORD(VertexInstance, vertexType, id, tile, stateOffset, stateBytes, perfEstimate)
+POPSDK_PACKED_RECORD(Step, kind, arg, target)
+
+template <typename Record> std::size_t packedBytes() {
+  std::size_t n = 0;
+  forEachField(Record{}, [&](const auto &field) { n += sizeof field; });
+  return n;
+}
+
+} // namespace poplar::detail
+
+template <typename Record>
+struct nlohmann::adl_serializer<std::vector<Record>,
+                                std::enable_if_t<poplar::detail::Packed<Record>::value>> {
+  static void to_json(json &j, const std::vector<Record> &records) {
+    std::vector<std::uint8_t> bytes(records.size() * poplar::detail::packedBytes<Record>());
+    std::uint8_t *p = bytes.data();
+    for (const Record &r : records)
+      forEachField(r, [&](const auto &field) {
+        std::memcpy(p, &field, sizeof field);
+        p += sizeof field;
+      });
+    j = json::binary(std::move(bytes));
+  }
+
+  static void from_json(const json &j, std::vector<Record> &records) {
+    const std::size_t recordBytes = poplar::detail::packedBytes<Record>();
+    if (!j.is_binary() || j.get_binary().size() % recordBytes != 0)
+      poplar::detail::raise<poplar::poplar_error>(
+          "Executable::deserialize: corrupt description: a table of ", recordBytes,
+          "-byte records is not a byte string of whole records");
+    const auto &bytes = j.get_binary();
+    records.assign(bytes.size() / recordBytes, Record{});
+    const std::uint8_t *p = bytes.data();
+    for (Record &r : records)
+      forEachField(r, [&](auto &field) {
+        std::memcpy(&field, p, sizeof field);
+        p += sizeof field;
+      });
+  }
+};
 
 namespace poplar {
 namespace detail {
@@ -18,17 +84,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TargetDesc, type, arch, numIPUs, tilesPerIPU,
                                    numWorkerContexts, exchangeBytesPerCycle, clockHz,
                                    tilesPerSuperTile, minIPUSyncDelay, relativeSyncDelayNone,
                                    globalSyncCycles, hostBytesPerSecond)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MemRun, tile, offset, bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CopyRun, srcTile, srcOffset, dstTile, dstOffset, bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Placement, begin, end, tile, offset)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVariable, name, type, numElements, isConstant,
                                    placements)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorLocation, type, shape, runs)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledCodelet, gpBytes, dataOffset)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVertexType, name, codelet, entry, multiVertex)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileStacks, offset, bytesPerWorker)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexInstance, vertexType, id, tile, stateOffset, stateBytes,
-                                   perfEstimate)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, copyIn, copyOut,
                                    copyInCycles, copyOutCycles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledExchange, name, runs, exchangeCycles, syncCycles,
@@ -40,7 +101,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledPrint, title, tensor)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ScalarRef, type, tile, offset)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledSwitch, control, cases, defaultTarget)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledError, message, debugTensor)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Step, kind, arg, target)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostAccess, tensor, isWrite)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileMemoryUsage, bytes, gaps, sharedBytes, notAlwaysLive)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VertexTypeUsage, name, instances, stateBytes, cycles,
@@ -53,7 +113,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileData, targetType, arch, numIPUs, tiles
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '1'};
+// Version 2: record tables packed (PackedRecords).
+constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '2'};
 
 nlohmann::json describe(const CompiledGraph &cg) {
   nlohmann::json j;
