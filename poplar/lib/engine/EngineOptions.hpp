@@ -21,7 +21,7 @@ struct EngineOptions {
   bool retainDebugInformation = false;
   bool allowOutOfMemory = true;
   unsigned hostThreads = 0; // executor.hostThreads, resolved by parseEngineOptions (>= 1)
-  VertexTier vertexTier = VertexTier::Interpreter;
+  VertexTier vertexTier = VertexTier::Auto;
   OptionFlags all; // everything given, after merging
 
   bool writesProfile() const { return autoReportGraph || autoReportExecution; }
@@ -32,7 +32,7 @@ struct EngineOptions {
 /// Throws invalid_option naming the key and value, or parse_error for bad JSON. An unset
 /// executor.hostThreads becomes POPLAR_NUM_THREADS, else the hardware's thread count; a
 /// POPLAR_NUM_THREADS that is not a positive integer is an invalid_option. An unset
-/// executor.vertexTier becomes POPLAR_VERTEX_TIER (checked the same way), else interpreter.
+/// executor.vertexTier becomes POPLAR_VERTEX_TIER (checked the same way), else auto.
 EngineOptions parseEngineOptions(const OptionFlags &given);
 
 } // namespace poplar::detail
