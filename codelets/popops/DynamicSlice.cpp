@@ -1,7 +1,8 @@
 // Slicing vertices: dynamic slices and updates at one run-time offset (DynamicSlice*,
 // DynamicUpdateSlice*) and multi-slices and updates at a list of run-time indices (MultiSlice,
-// MultiUpdate, MultiUpdateAdd, MultiUpdateMax). Indices are read on the tile when the vertex runs;
-// popops::slice::resolveIndex (SliceIndex.hpp) says what an out-of-range one means.
+// MultiUpdate, MultiUpdateAdd, MultiUpdateMax, MultiUpdateMul). Indices are read on the tile when
+// the vertex runs; popops::slice::resolveIndex (SliceIndex.hpp) says what an out-of-range one
+// means.
 #include <poplar/Vertex.hpp>
 #include <popops/ElementwiseDevice.hpp>
 
@@ -284,6 +285,32 @@ public:
         if (b > a)
           dst[e] = src[e];
       }
+    }
+  }
+};
+
+/// baseT row offsets[o] *= subT row o, in the compute type (float for half) and stored after
+/// each index; indices that select no row are skipped.
+template <class T> class MultiUpdateMul : public MultiVertex {
+public:
+  Input<Vector<unsigned>> offsets;
+  InOut<Vector<T, VectorLayout::ONE_PTR, 4>> baseT;
+  Input<Vector<T, VectorLayout::ONE_PTR, 4>> subT;
+  const unsigned baseOffset;
+  const unsigned numBaseElements;
+  const unsigned regionSize;
+
+  void compute(unsigned wid) {
+    unsigned n = numBaseElements & slice::SIZE_MASK;
+    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+    for (unsigned o = 0; o < offsets.size(); ++o) {
+      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
+      if (row == n)
+        continue;
+      T *dst = &baseT[row * regionSize];
+      const T *src = &subT[o * regionSize];
+      for (unsigned e = r.begin; e < r.end; ++e)
+        dst[e] = Compute<T>(dst[e]) * Compute<T>(src[e]);
     }
   }
 };

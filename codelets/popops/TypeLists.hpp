@@ -14,18 +14,24 @@
 // Pair lists: POPOPS_PAIRS_<list>(X, args...) expands X(args..., From, To) for each pair.
 #define POPOPS_CAST_FROM(X, from, ...)                                                             \
   X(__VA_ARGS__, from, float)                                                                      \
-  X(__VA_ARGS__, from, half) X(__VA_ARGS__, from, int) X(__VA_ARGS__, from, unsigned)              \
-      X(__VA_ARGS__, from, bool)
+  X(__VA_ARGS__, from, half)                                                                       \
+  X(__VA_ARGS__, from, int) X(__VA_ARGS__, from, unsigned) X(__VA_ARGS__, from, bool)
 #define POPOPS_PAIRS_CAST(X, ...)                                                                  \
   POPOPS_CAST_FROM(X, float, __VA_ARGS__)                                                          \
-  POPOPS_CAST_FROM(X, half, __VA_ARGS__) POPOPS_CAST_FROM(X, int, __VA_ARGS__)                     \
-      POPOPS_CAST_FROM(X, unsigned, __VA_ARGS__) POPOPS_CAST_FROM(X, bool, __VA_ARGS__)
+  POPOPS_CAST_FROM(X, half, __VA_ARGS__)                                                           \
+  POPOPS_CAST_FROM(X, int, __VA_ARGS__)                                                            \
+  POPOPS_CAST_FROM(X, unsigned, __VA_ARGS__) POPOPS_CAST_FROM(X, bool, __VA_ARGS__)
 
 // multiUpdateAdd: (data, scale); half data takes a half or a float scale.
 #define POPOPS_PAIRS_SCALED_UPDATE(X, ...)                                                         \
   X(__VA_ARGS__, float, float)                                                                     \
   X(__VA_ARGS__, half, half)                                                                       \
   X(__VA_ARGS__, half, float) X(__VA_ARGS__, int, int) X(__VA_ARGS__, unsigned, unsigned)
+
+// NaN checks: (data, nanOrInf).
+#define POPOPS_PAIRS_NAN_CHECK(X, ...)                                                             \
+  X(__VA_ARGS__, float, false)                                                                     \
+  X(__VA_ARGS__, float, true) X(__VA_ARGS__, half, false) X(__VA_ARGS__, half, true)
 
 // (first, T) for each T of FHIU.
 #define POPOPS_WITH_FHIU(X, first, ...)                                                            \

@@ -125,6 +125,9 @@ std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::si
       case UpdateOp::Max:
         t[dst] = std::max(t[dst], x);
         break;
+      case UpdateOp::Mul:
+        t[dst] = popsdk::test::roundTo(type, t[dst] * x);
+        break;
       }
     });
   return t;

@@ -40,10 +40,10 @@ std::vector<double> multiSlice(const std::vector<double> &t, const std::vector<s
                                const std::vector<std::int64_t> &indices, std::size_t dim,
                                IndexRules rules = {});
 
-enum class UpdateOp { Copy, Add, Max };
+enum class UpdateOp { Copy, Add, Max, Mul };
 
-/// multiUpdate / multiUpdateAdd (t += scale * s, each sum rounded to `type`) / multiUpdateMax,
-/// applied index by index in order.
+/// multiUpdate / multiUpdateAdd (t += scale * s, each sum rounded to `type`) / multiUpdateMax /
+/// multiUpdateMul (each product rounded to `type`), applied index by index in order.
 std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::size_t> &shape,
                                 const std::vector<double> &s,
                                 const std::vector<std::int64_t> &indices, std::size_t dim,
@@ -54,6 +54,17 @@ std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::si
 /// row-major order), zeros for an index beyond the axis.
 std::vector<double> gather(const std::vector<double> &t, const std::vector<std::size_t> &shape,
                            const std::vector<std::int64_t> &indices, std::size_t axis);
+
+/// XLA gather (popops::gather's general form) of `t` (row-major `shape`) at `indices` (row-major
+/// `indexShape`): each window starts at its index vector's components in the startIndexMap
+/// dimensions, clamped into [0, dim - sliceSize]; returns the values and sets `outShape`.
+std::vector<double>
+gatherXla(const std::vector<double> &t, const std::vector<std::size_t> &shape,
+          const std::vector<std::int64_t> &indices, const std::vector<std::size_t> &indexShape,
+          std::size_t indexVectorDim, const std::vector<std::size_t> &offsetDims,
+          const std::vector<std::size_t> &sliceSizes,
+          const std::vector<std::size_t> &collapsedSliceDims,
+          const std::vector<unsigned> &startIndexMap, std::vector<std::size_t> &outShape);
 
 /// XLA scatter (popops::scatter): each window of `updates` combined into `operand` (row-major
 /// `shape`) at its scatter index, windows in scatter-index order; a window whose start is beyond

@@ -295,4 +295,96 @@ Tensor createIndicesTensor(Graph &graph, const std::vector<std::size_t> &dims,
   return indices;
 }
 
+namespace {
+
+/// The group size a grouped creator was asked for agrees with a planned plan.
+void checkGroupSize(const std::string &api, const SlicePlan &plan, std::size_t groupSize) {
+  const auto &p = plan.getImpl();
+  if (p.planned && p.groupSize != groupSize)
+    raise<poputil::poplibs_error>(api, ": the plan is for a group size of ", p.groupSize,
+                                  " but groupSize is ", groupSize);
+}
+
+/// `make(g)` for each group, stacked in a new first dimension.
+template <class F> Tensor stackGroups(std::size_t groupSize, F make) {
+  std::vector<Tensor> groups;
+  for (std::size_t g = 0; g < groupSize; ++g)
+    groups.push_back(make(g).expand({0}));
+  return concat(groups);
+}
+
+} // namespace
+
+Tensor createGroupedSliceableTensor(Graph &graph, const Type &type, const std::size_t groupSize,
+                                    const std::vector<std::size_t> &shape,
+                                    const std::vector<std::size_t> &dims,
+                                    const std::vector<std::size_t> &sizes, const SlicePlan &plan,
+                                    const OptionFlags &options, const DebugContext &debugContext) {
+  const std::string api = "popops::createGroupedSliceableTensor";
+  poputil::PoplibsOpDebugInfo di(debugContext,
+                                 DI_ARGS(type, groupSize, shape, dims, sizes, options));
+  internal::parseSliceOptions(api, options);
+  internal::checkShapeDimsAndSizes(api, shape, dims, sizes);
+  internal::checkPlan(api, plan, type, shape, dims);
+  checkGroupSize(api, plan, groupSize);
+  if (groupSize == 0) {
+    std::vector<std::size_t> full{0};
+    full.insert(full.end(), shape.begin(), shape.end());
+    return graph.addVariable(type, full, {di, "empty"});
+  }
+  Tensor t = stackGroups(groupSize, [&](std::size_t) {
+    return internal::createSliceable(graph, type, shape, dims, 0, {di});
+  });
+  di.addOutput(t);
+  return t;
+}
+
+Tensor createGroupedSliceTensor(Graph &graph, const Type &type, const std::size_t groupSize,
+                                const std::vector<std::size_t> &shape,
+                                const std::vector<std::size_t> &dims,
+                                const std::vector<std::size_t> &sizes, const std::size_t numIndices,
+                                const SlicePlan &plan, const OptionFlags &options,
+                                const DebugContext &debugContext) {
+  const std::string api = "popops::createGroupedSliceTensor";
+  poputil::PoplibsOpDebugInfo di(debugContext,
+                                 DI_ARGS(type, groupSize, shape, dims, sizes, numIndices, options));
+  checkGroupSize(api, plan, groupSize);
+  if (groupSize == 0) {
+    internal::checkShapeDimsAndSizes(api, shape, dims, sizes);
+    std::vector<std::size_t> full{0, numIndices};
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      auto it = std::find(dims.begin(), dims.end(), d);
+      full.push_back(it == dims.end() ? shape[d] : sizes[it - dims.begin()]);
+    }
+    return graph.addVariable(type, full, {di, "empty"});
+  }
+  // Each group's slices laid out as the ungrouped creator lays them (its own checks name it).
+  SlicePlan groupPlan;
+  if (plan.getImpl().planned) {
+    groupPlan = plan;
+    groupPlan.getImpl().groupSize = 1;
+  }
+  Tensor s = stackGroups(groupSize, [&](std::size_t) {
+    return createSliceTensor(graph, type, shape, dims, sizes, numIndices, groupPlan, options, {di});
+  });
+  di.addOutput(s);
+  return s;
+}
+
+Tensor createGroupedIndicesTensor(Graph &graph, const std::size_t groupSize,
+                                  const std::vector<std::size_t> &dims,
+                                  const std::size_t numIndices, const SlicePlan &plan,
+                                  const OptionFlags &options, const DebugContext &debugContext) {
+  const std::string api = "popops::createGroupedIndicesTensor";
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(groupSize, dims, numIndices, options));
+  internal::parseSliceOptions(api, options);
+  checkGroupSize(api, plan, groupSize);
+  Tensor indices =
+      graph.addVariable(UNSIGNED_INT, {groupSize, numIndices, dims.size()}, {di, "indices"});
+  // As for createIndicesTensor: the tiles that slice read all of a group's indices.
+  graph.setTileMapping(indices, 0);
+  di.addOutput(indices);
+  return indices;
+}
+
 } // namespace popops

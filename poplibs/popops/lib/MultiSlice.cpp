@@ -1,7 +1,9 @@
-// multiSlice and the multi-updates: a list of run-time indices into one dimension. The tensor is
-// viewed as [entries, columns] (SliceLayout.hpp); on each tile one MultiVertex per column interval
-// it holds applies every index to those columns (MultiSlice, MultiUpdate, MultiUpdateAdd,
-// MultiUpdateMax in codelets/popops/DynamicSlice.cpp), so no index needs exchanging between tiles.
+// multiSlice and the multi-updates, and their grouped forms: a list of run-time indices into one
+// dimension. The tensor is viewed as [entries, columns] (SliceLayout.hpp); on each tile one
+// MultiVertex per column interval it holds applies every index to those columns (MultiSlice,
+// MultiUpdate, MultiUpdateAdd, MultiUpdateMax, MultiUpdateMul in codelets/popops/DynamicSlice.cpp),
+// so no index needs exchanging between tiles. A grouped op is the same for each group (the first
+// dimension of t, s and the offsets), all groups' vertices in one compute set.
 #include <popops/DynamicSlice.hpp>
 
 #include "SliceArgs.hpp"
@@ -26,7 +28,7 @@ using popsdk::support::shapeText;
 
 namespace {
 
-enum class Kind { Slice, Update, Add, Max };
+enum class Kind { Slice, Update, Add, Max, Mul };
 
 struct KindInfo {
   const char *vertex;
@@ -43,6 +45,8 @@ const KindInfo &info(Kind k) {
       "popops::MultiUpdateAdd", internal::multiUpdateAddCycles, {FLOAT, HALF, INT, UNSIGNED_INT}};
   static const KindInfo max{
       "popops::MultiUpdateMax", internal::multiUpdateMaxCycles, {FLOAT, HALF, INT, UNSIGNED_INT}};
+  static const KindInfo mul{
+      "popops::MultiUpdateMul", internal::multiUpdateMulCycles, {FLOAT, HALF, INT, UNSIGNED_INT}};
   switch (k) {
   case Kind::Slice:
     return slice;
@@ -50,8 +54,10 @@ const KindInfo &info(Kind k) {
     return update;
   case Kind::Add:
     return add;
-  default:
+  case Kind::Max:
     return max;
+  default:
+    return mul;
   }
 }
 
@@ -111,18 +117,55 @@ void addMultiVertices(Graph &graph, ComputeSet cs, Kind kind, const Tensor &offs
     }
 }
 
-/// The update forms: t[offsets[i]] (op)= s[i].
-void multiUpdateImpl(Graph &graph, Kind kind, const std::string &api, const Tensor &t,
+/// The groups of a grouped op: t, s (when given) and offsets with one first dimension, offsets
+/// [groupSize, numIndices, 1]. Returns the group size.
+std::size_t checkGroups(const std::string &api, const Tensor &t, const Tensor *s,
+                        const Tensor &offsets, const SlicePlan &plan) {
+  if (t.rank() < 2)
+    raise<poputil::poplibs_error>(api, ": t has shape ", shapeText(t.shape()),
+                                  " but needs a group dimension and a dimension to slice");
+  const std::size_t groups = t.dim(0);
+  if (offsets.rank() != 3 || offsets.dim(0) != groups || offsets.dim(2) != 1)
+    raise<poputil::poplibs_error>(api, ": offsets has shape ", shapeText(offsets.shape()),
+                                  " but must be [groupSize, numIndices, 1] with groupSize ", groups,
+                                  " (the first dimension of t ", shapeText(t.shape()), ")");
+  if (s && (s->rank() == 0 || s->dim(0) != groups))
+    raise<poputil::poplibs_error>(api, ": s has shape ", shapeText(s->shape()),
+                                  " but its first dimension must be the group size ", groups);
+  const auto &p = plan.getImpl();
+  if (p.planned && p.groupSize != groups)
+    raise<poputil::poplibs_error>(api, ": the plan is for a group size of ", p.groupSize, " but t ",
+                                  shapeText(t.shape()), " has ", groups, " groups");
+  return groups;
+}
+
+/// The update forms, one group or (grouped) each of t's first dimension: t[offsets[i]] (op)=
+/// s[i].
+void multiUpdateImpl(Graph &graph, Kind kind, const std::string &api, bool grouped, const Tensor &t,
                      const Tensor &s, const Tensor &offsets, const Tensor &scale,
                      const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                      Sequence &prog, const SlicePlan &plan, const OptionFlags &options,
                      const DebugContext &dc) {
   auto opts = internal::parseSliceOptions(api, options);
-  internal::checkMultiSliceArgs(api, t, offsets, dims, sizes);
-  internal::checkPlan(api, plan, t.elementType(), t.shape(), dims);
+  std::vector<Tensor> ts{t}, ss{s}, os{offsets};
+  if (grouped) {
+    const std::size_t groups = checkGroups(api, t, &s, offsets, plan);
+    ts.clear(), ss.clear(), os.clear();
+    for (std::size_t g = 0; g < groups; ++g) {
+      ts.push_back(t[g]);
+      ss.push_back(s[g]);
+      os.push_back(offsets[g]);
+    }
+  }
+  if (ts.empty())
+    return;
+  internal::checkMultiSliceArgs(api, ts[0], os[0], dims, sizes);
+  internal::checkPlan(api, plan, t.elementType(), ts[0].shape(), dims);
   checkDataType(api, kind, t);
   const std::size_t dim = dims[0];
-  internal::checkShapeAndType(api, "s", s, t.elementType(), slicesShape(t, dim, offsets.dim(0)));
+  const auto sliceShape = slicesShape(ts[0], dim, os[0].dim(0));
+  for (const auto &sg : ss)
+    internal::checkShapeAndType(api, "s", sg, t.elementType(), sliceShape);
   if (kind == Kind::Add) {
     if (scale.numElements() != 1)
       raise<poputil::poplibs_error>(api, ": scale has shape ", shapeText(scale.shape()),
@@ -134,12 +177,72 @@ void multiUpdateImpl(Graph &graph, Kind kind, const std::string &api, const Tens
   }
   if (s.numElements() == 0 || t.numElements() == 0)
     return;
-  Tensor t2d = internal::as2D(t, dim);
-  auto groups = internal::sliceColumns(graph, t2d);
-  Tensor idx = internal::unsignedIndices(graph, offsets, prog, dc).flatten();
+  Tensor idx = internal::unsignedIndices(graph, offsets, prog, dc);
   auto cs = graph.addComputeSet({dc, api});
-  addMultiVertices(graph, cs, kind, idx, t2d, slices2D(s, dim), groups, opts.indexFlags(), scale);
+  for (std::size_t g = 0; g < ts.size(); ++g) {
+    Tensor t2d = internal::as2D(ts[g], dim);
+    auto groups = internal::sliceColumns(graph, t2d);
+    addMultiVertices(graph, cs, kind, grouped ? idx[g].flatten() : idx.flatten(), t2d,
+                     slices2D(ss[g], dim), groups, opts.indexFlags(), scale);
+  }
   prog.add(Execute(cs));
+}
+
+/// multiSlice of one group, or (grouped) of each of t's first dimension.
+Tensor multiSliceImpl(Graph &graph, const std::string &api, bool grouped, const Tensor &t,
+                      const Tensor &offsets, const std::vector<std::size_t> &dims,
+                      const std::vector<std::size_t> &sizes, Sequence &prog, const SlicePlan &plan,
+                      const OptionFlags &options, const DebugContext &dc) {
+  auto opts = internal::parseSliceOptions(api, options);
+  std::vector<Tensor> ts{t}, os{offsets};
+  if (grouped) {
+    const std::size_t groups = checkGroups(api, t, nullptr, offsets, plan);
+    ts.clear(), os.clear();
+    for (std::size_t g = 0; g < groups; ++g) {
+      ts.push_back(t[g]);
+      os.push_back(offsets[g]);
+    }
+    if (groups == 0) {
+      internal::checkIndexType(api, "offsets", offsets);
+      std::vector<std::size_t> shape{0, offsets.dim(1)};
+      for (std::size_t d = 1; d < t.rank(); ++d)
+        shape.push_back(dims.size() == 1 && d == dims[0] + 1 ? 1 : t.dim(d));
+      return graph.addVariable(t.elementType(), shape, {dc, "slices"});
+    }
+  }
+  internal::checkMultiSliceArgs(api, ts[0], os[0], dims, sizes);
+  internal::checkPlan(api, plan, t.elementType(), ts[0].shape(), dims);
+  checkDataType(api, Kind::Slice, t);
+  const std::size_t dim = dims[0], numIndices = os[0].dim(0);
+  auto shape = slicesShape(ts[0], dim, numIndices);
+  if (ts[0].dim(dim) == 0 && std::count(shape.begin(), shape.end(), 0u) == 0)
+    raise<poputil::poplibs_error>(api, ": dimension ", dim, " of t ", shapeText(ts[0].shape()),
+                                  " is empty, so no index can select a slice");
+  std::vector<Tensor> outs;
+  std::vector<std::pair<Tensor, std::vector<internal::ColumnGroup>>> work;
+  for (const auto &tg : ts) {
+    Tensor t2d = internal::as2D(tg, dim);
+    std::vector<internal::ColumnGroup> groups;
+    if (tg.numElements() != 0)
+      groups = internal::sliceColumns(graph, t2d);
+    outs.push_back(internal::createSlicesByColumns(graph, t.elementType(), tg.shape(), {dim}, {1},
+                                                   numIndices, groups, {dc, "slices"}));
+    work.emplace_back(t2d, std::move(groups));
+  }
+  if (outs[0].numElements() != 0) {
+    Tensor idx = internal::unsignedIndices(graph, offsets, prog, dc);
+    auto cs = graph.addComputeSet({dc, api});
+    for (std::size_t g = 0; g < outs.size(); ++g)
+      addMultiVertices(graph, cs, Kind::Slice, grouped ? idx[g].flatten() : idx.flatten(),
+                       work[g].first, slices2D(outs[g], dim), work[g].second, opts.indexFlags(),
+                       Tensor());
+    prog.add(Execute(cs));
+  }
+  if (!grouped)
+    return outs[0];
+  for (auto &o : outs)
+    o = o.expand({0});
+  return concat(outs);
 }
 
 Tensor constantIndices(Graph &graph, ArrayRef<unsigned> offsets, const DebugContext &dc) {
@@ -157,29 +260,20 @@ Tensor multiSlice(Graph &graph, const Tensor &t, const Tensor &offsets,
                   Sequence &prog, const SlicePlan &plan, const OptionFlags &options,
                   const DebugContext &debugContext) {
   poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, offsets, dims, sizes, options));
-  auto opts = internal::parseSliceOptions("popops::multiSlice", options);
-  internal::checkMultiSliceArgs("popops::multiSlice", t, offsets, dims, sizes);
-  internal::checkPlan("popops::multiSlice", plan, t.elementType(), t.shape(), dims);
-  checkDataType("popops::multiSlice", Kind::Slice, t);
-  const std::size_t dim = dims[0], numIndices = offsets.dim(0);
-  auto shape = slicesShape(t, dim, numIndices);
-  if (t.dim(dim) == 0 && std::count(shape.begin(), shape.end(), 0u) == 0)
-    raise<poputil::poplibs_error>("popops::multiSlice: dimension ", dim, " of t ",
-                                  shapeText(t.shape()),
-                                  " is empty, so no index can select a slice");
-  Tensor t2d = internal::as2D(t, dim);
-  std::vector<internal::ColumnGroup> groups;
-  if (t.numElements() != 0)
-    groups = internal::sliceColumns(graph, t2d);
-  Tensor out = internal::createSlicesByColumns(graph, t.elementType(), t.shape(), {dim}, {1},
-                                               numIndices, groups, {di, "slices"});
-  if (out.numElements() != 0) {
-    Tensor idx = internal::unsignedIndices(graph, offsets, prog, {di}).flatten();
-    auto cs = graph.addComputeSet({di, "multiSlice"});
-    addMultiVertices(graph, cs, Kind::Slice, idx, t2d, slices2D(out, dim), groups,
-                     opts.indexFlags(), Tensor());
-    prog.add(Execute(cs));
-  }
+  Tensor out = multiSliceImpl(graph, "popops::multiSlice", false, t, offsets, dims, sizes, prog,
+                              plan, options, {di});
+  di.addOutput(out);
+  return out;
+}
+
+Tensor groupedMultiSlice(Graph &graph, const Tensor &t, const Tensor &offsets,
+                         const std::vector<std::size_t> &dims,
+                         const std::vector<std::size_t> &sizes, Sequence &prog,
+                         const SlicePlan &plan, const OptionFlags &options,
+                         const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, offsets, dims, sizes, options));
+  Tensor out = multiSliceImpl(graph, "popops::groupedMultiSlice", true, t, offsets, dims, sizes,
+                              prog, plan, options, {di});
   di.addOutput(out);
   return out;
 }
@@ -202,8 +296,8 @@ void multiUpdate(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &o
                  Sequence &prog, const SlicePlan &plan, const OptionFlags &options,
                  const DebugContext &debugContext) {
   poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, dims, sizes, options));
-  multiUpdateImpl(graph, Kind::Update, "popops::multiUpdate", t, s, offsets, Tensor(), dims, sizes,
-                  prog, plan, options, {di});
+  multiUpdateImpl(graph, Kind::Update, "popops::multiUpdate", false, t, s, offsets, Tensor(), dims,
+                  sizes, prog, plan, options, {di});
 }
 
 void multiUpdateAdd(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
@@ -211,8 +305,8 @@ void multiUpdateAdd(Graph &graph, const Tensor &t, const Tensor &s, const Tensor
                     const std::vector<std::size_t> &sizes, Sequence &prog, const SlicePlan &plan,
                     const OptionFlags &options, const DebugContext &debugContext) {
   poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, scale, dims, sizes, options));
-  multiUpdateImpl(graph, Kind::Add, "popops::multiUpdateAdd", t, s, offsets, scale, dims, sizes,
-                  prog, plan, options, {di});
+  multiUpdateImpl(graph, Kind::Add, "popops::multiUpdateAdd", false, t, s, offsets, scale, dims,
+                  sizes, prog, plan, options, {di});
 }
 
 void multiUpdateAdd(Graph &graph, const Tensor &t, const Tensor &s, ArrayRef<unsigned> offsets,
@@ -222,7 +316,7 @@ void multiUpdateAdd(Graph &graph, const Tensor &t, const Tensor &s, ArrayRef<uns
   if (dim >= t.rank())
     raise<poputil::poplibs_error>("popops::multiUpdateAdd: dimension ", dim,
                                   " is not a dimension of t ", shapeText(t.shape()));
-  multiUpdateImpl(graph, Kind::Add, "popops::multiUpdateAdd", t, s,
+  multiUpdateImpl(graph, Kind::Add, "popops::multiUpdateAdd", false, t, s,
                   constantIndices(graph, offsets, {di}), scale, {dim}, {1}, prog, SlicePlan(),
                   optionFlags, {di});
 }
@@ -232,8 +326,56 @@ void multiUpdateMax(Graph &graph, const Tensor &t, const Tensor &s, const Tensor
                     Sequence &prog, const SlicePlan &plan, const OptionFlags &options,
                     const DebugContext &debugContext) {
   poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, dims, sizes, options));
-  multiUpdateImpl(graph, Kind::Max, "popops::multiUpdateMax", t, s, offsets, Tensor(), dims, sizes,
-                  prog, plan, options, {di});
+  multiUpdateImpl(graph, Kind::Max, "popops::multiUpdateMax", false, t, s, offsets, Tensor(), dims,
+                  sizes, prog, plan, options, {di});
+}
+
+void multiUpdateMul(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
+                    const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                    Sequence &prog, const SlicePlan &plan, const OptionFlags &options,
+                    const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, dims, sizes, options));
+  multiUpdateImpl(graph, Kind::Mul, "popops::multiUpdateMul", false, t, s, offsets, Tensor(), dims,
+                  sizes, prog, plan, options, {di});
+}
+
+void groupedMultiUpdate(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
+                        const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                        Sequence &prog, const SlicePlan &plan, const OptionFlags &options,
+                        const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, dims, sizes, options));
+  multiUpdateImpl(graph, Kind::Update, "popops::groupedMultiUpdate", true, t, s, offsets, Tensor(),
+                  dims, sizes, prog, plan, options, {di});
+}
+
+void groupedMultiUpdateAdd(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
+                           const Tensor &scale, const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, Sequence &prog,
+                           const SlicePlan &plan, const OptionFlags &options,
+                           const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, scale, dims, sizes, options));
+  multiUpdateImpl(graph, Kind::Add, "popops::groupedMultiUpdateAdd", true, t, s, offsets, scale,
+                  dims, sizes, prog, plan, options, {di});
+}
+
+void groupedMultiUpdateMax(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
+                           const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, Sequence &prog,
+                           const SlicePlan &plan, const OptionFlags &options,
+                           const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, dims, sizes, options));
+  multiUpdateImpl(graph, Kind::Max, "popops::groupedMultiUpdateMax", true, t, s, offsets, Tensor(),
+                  dims, sizes, prog, plan, options, {di});
+}
+
+void groupedMultiUpdateMul(Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
+                           const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, Sequence &prog,
+                           const SlicePlan &plan, const OptionFlags &options,
+                           const DebugContext &debugContext) {
+  poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offsets, dims, sizes, options));
+  multiUpdateImpl(graph, Kind::Mul, "popops::groupedMultiUpdateMul", true, t, s, offsets, Tensor(),
+                  dims, sizes, prog, plan, options, {di});
 }
 
 } // namespace popops

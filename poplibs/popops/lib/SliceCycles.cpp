@@ -69,6 +69,7 @@ std::uint64_t multiSliceCycles(const VertexCost &c) { return multiCopy(c, 30); }
 std::uint64_t multiUpdateCycles(const VertexCost &c) { return multiCopy(c, 29); }
 std::uint64_t multiUpdateAddCycles(const VertexCost &c) { return multiUpdateOp(c); }
 std::uint64_t multiUpdateMaxCycles(const VertexCost &c) { return multiUpdateOp(c); }
+std::uint64_t multiUpdateMulCycles(const VertexCost &c) { return multiUpdateOp(c); }
 
 // Single-worker vertices: a fixed entry cost, a per-region set-up and a few cycles an element.
 std::uint64_t encodeOneHotCycles(const VertexCost &c) {

@@ -27,7 +27,8 @@ SliceOptions parseSliceOptions(const std::string &api, const poplar::OptionFlags
       {"paddingIndexUsed", OptionHandler::boolean(o.paddingIndexUsed)},
       {"usedForSlice", OptionHandler::boolean(o.usedForSlice)},
       {"usedForUpdate", OptionHandler::boolean(o.usedForUpdate)},
-      {"operationForUpdate", OptionHandler::oneOf(o.operationForUpdate, {"none", "add", "max"})},
+      {"operationForUpdate",
+       OptionHandler::oneOf(o.operationForUpdate, {"none", "add", "max", "mul"})},
       {"availableMemoryProportion", OptionHandler::number(o.availableMemoryProportion, 0, 1)},
       {"indicesDistribution", OptionHandler::oneOf(o.indicesDistribution, {"uniform", "onePoint"})},
       {"indicesAreSorted", OptionHandler::boolean(o.indicesAreSorted)},
@@ -43,7 +44,7 @@ SliceOptions parseSliceOptions(const std::string &api, const poplar::OptionFlags
 std::string SlicePlanInternal::text() const {
   if (!planned)
     return "SlicePlan{}";
-  std::string s = "SlicePlan{" + dataType.toString() +
+  std::string s = "SlicePlan{" + dataType.toString() + ", groupSize=" + std::to_string(groupSize) +
                   ", numEntries=" + std::to_string(numEntries) +
                   ", outputSize=" + std::to_string(outputSize) + ", numLookups=[";
   for (std::size_t i = 0; i < numLookups.size(); ++i)
@@ -53,8 +54,8 @@ std::string SlicePlanInternal::text() const {
 
 namespace {
 auto key(const SlicePlanInternal &p) {
-  return std::make_tuple(p.planned, p.dataType.toString(), p.numEntries, p.outputSize, p.numLookups,
-                         p.options.usedForSlice, p.options.usedForUpdate,
+  return std::make_tuple(p.planned, p.dataType.toString(), p.groupSize, p.numEntries, p.outputSize,
+                         p.numLookups, p.options.usedForSlice, p.options.usedForUpdate,
                          p.options.operationForUpdate, p.options.indicesAreSorted,
                          p.options.remapOutOfBoundIndices, p.options.paddingIndexUsed);
 }
@@ -89,20 +90,29 @@ namespace embedding {
 SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType,
                const std::size_t numEntries, const std::size_t outputSize,
                const std::vector<std::size_t> &numLookups, const poplar::OptionFlags &options) {
+  return plan(graph, dataType, 1, numEntries, outputSize, numLookups, options);
+}
+
+SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType,
+               const std::size_t groupSize, const std::size_t numEntries,
+               const std::size_t outputSize, const std::vector<std::size_t> &numLookups,
+               const poplar::OptionFlags &options) {
   (void)graph;
+  using popsdk::support::raise;
   auto p = std::make_unique<SlicePlanInternal>();
   p->options = internal::parseSliceOptions("popops::embedding::plan", options);
   if (!p->options.usedForSlice && !p->options.usedForUpdate)
-    popsdk::support::raise<poputil::poplibs_error>(
-        "popops::embedding::plan: usedForSlice and usedForUpdate are both false; the plan would be "
-        "used "
-        "for nothing");
+    raise<poputil::poplibs_error>("popops::embedding::plan: usedForSlice and usedForUpdate are "
+                                  "both false; the plan would be used for nothing");
   if (dataType != poplar::FLOAT && dataType != poplar::HALF && dataType != poplar::INT &&
       dataType != poplar::UNSIGNED_INT)
-    popsdk::support::raise<poputil::poplibs_error>("popops::embedding::plan: data type ", dataType,
-                                                   " is not float, half, int or unsigned int");
+    raise<poputil::poplibs_error>("popops::embedding::plan: data type ", dataType,
+                                  " is not float, half, int or unsigned int");
+  if (groupSize == 0)
+    raise<poputil::poplibs_error>("popops::embedding::plan: groupSize must be at least 1");
   p->planned = true;
   p->dataType = dataType;
+  p->groupSize = groupSize;
   p->numEntries = numEntries;
   p->outputSize = outputSize;
   p->numLookups = numLookups;

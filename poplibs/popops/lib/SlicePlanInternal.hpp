@@ -41,6 +41,7 @@ class SlicePlanInternal {
 public:
   bool planned = false; // false for a default-constructed plan
   poplar::Type dataType;
+  std::size_t groupSize = 1; // the groups of the grouped ops it plans (1 for the others)
   std::size_t numEntries = 0;
   std::size_t outputSize = 0;
   std::vector<std::size_t> numLookups;

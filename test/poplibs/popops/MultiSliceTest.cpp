@@ -295,6 +295,9 @@ void checkUpdate(const UpdateCase &c) {
   case ref::UpdateOp::Max:
     popops::multiUpdateMax(g, t, s, idx, {c.dim}, {1}, h.prog(), plan, c.options);
     break;
+  case ref::UpdateOp::Mul:
+    popops::multiUpdateMul(g, t, s, idx, {c.dim}, {1}, h.prog(), plan, c.options);
+    break;
   }
   h.output("t", t);
   h.run();
@@ -355,6 +358,16 @@ TEST(PopopsMultiUpdateMax, TypesAndDuplicates) {
     checkUpdate({ref::UpdateOp::Max, type, {12, 5}, 0, {3, 0, 11, 3, 7, 3}});
   }
   checkUpdate({ref::UpdateOp::Max, FLOAT, {6, 4}, 1, {4, 3}});
+}
+
+TEST(PopopsMultiUpdateMul, TypesDuplicatesAndOutOfRange) {
+  for (Type type : {FLOAT, HALF, INT, UNSIGNED_INT}) {
+    SCOPED_TRACE(type.toString());
+    checkUpdate({ref::UpdateOp::Mul, type, {12, 5}, 0, {3, 0, 11, 3, 7, 3}});
+  }
+  checkUpdate({ref::UpdateOp::Mul, HALF, {5, 7}, 1, {6, 0, 7, 6}});
+  checkUpdate({ref::UpdateOp::Mul, FLOAT, {64, 40}, 0, {63, 1, 63, 20}, FLOAT, 1, {}, {}, 8});
+  checkUpdate({ref::UpdateOp::Mul, FLOAT, {6, 4}, 0, {}});
 }
 
 // ---- Plans and errors -------------------------------------------------------------------------

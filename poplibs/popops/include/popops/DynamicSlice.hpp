@@ -1,7 +1,7 @@
 // Slices and updates of a tensor at offsets held in device tensors and read when the program runs:
 // one offset per sliced dimension (dynamicSlice, dynamicUpdate) or a list of indices into one
-// dimension (multiSlice, multiUpdate, multiUpdateAdd, multiUpdateMax), with tensor creators that
-// lay tensors out so those operations need no exchange.
+// dimension (multiSlice, multiUpdate, multiUpdateAdd, multiUpdateMax, multiUpdateMul, and their
+// grouped forms), with tensor creators that lay tensors out so those operations need no exchange.
 #ifndef popops_DynamicSlice_hpp
 #define popops_DynamicSlice_hpp
 
@@ -86,6 +86,28 @@ poplar::Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::
                                    const poplar::OptionFlags &options,
                                    const poplar::DebugContext &debugContext = {});
 
+/// Grouped creators: [groupSize, ...] tensors whose every group is laid out as the ungrouped
+/// creator lays one out (createSliceableTensor, createSliceTensor, createIndicesTensor).
+poplar::Tensor createGroupedSliceableTensor(
+    poplar::Graph &graph, const poplar::Type &type, const std::size_t groupSize,
+    const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
+    const std::vector<std::size_t> &sizes, const SlicePlan &plan,
+    const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
+
+/// [groupSize, numIndices, shape with dims resized to sizes].
+poplar::Tensor createGroupedSliceTensor(
+    poplar::Graph &graph, const poplar::Type &type, const std::size_t groupSize,
+    const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
+    const std::vector<std::size_t> &sizes, const std::size_t numIndices, const SlicePlan &plan,
+    const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
+
+/// [groupSize, numIndices, dims.size()] UNSIGNED_INT.
+poplar::Tensor createGroupedIndicesTensor(poplar::Graph &graph, const std::size_t groupSize,
+                                          const std::vector<std::size_t> &dims,
+                                          const std::size_t numIndices, const SlicePlan &plan,
+                                          const poplar::OptionFlags &options,
+                                          const poplar::DebugContext &debugContext = {});
+
 /// The sub-tensor of `t` that starts at `offset[i]` in dimension `dims[i]` and has `sizes[i]`
 /// elements there (full size elsewhere). `offset` is a 1-D UNSIGNED_INT (or INT) tensor with
 /// one element per entry of `dims`, read when the program runs; a slice that runs past the end
@@ -163,6 +185,50 @@ void multiUpdateMax(poplar::Graph &graph, const poplar::Tensor &t, const poplar:
                     const SlicePlan &plan, const poplar::OptionFlags &options,
                     const poplar::DebugContext &debugContext = {});
 
+/// t[offsets[i]] *= s[i] for each index in turn (t and s of one type: float, half, int or
+/// unsigned int); indices that select no row are skipped.
+void multiUpdateMul(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                    const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                    const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                    const SlicePlan &plan, const poplar::OptionFlags &options,
+                    const poplar::DebugContext &debugContext = {});
+
+/// The grouped forms: t [groupSize, ...], offsets [groupSize, numIndices, 1] and s (or the
+/// result) [groupSize, numIndices, ...]; group g's offsets slice or update group g of t. `dims`
+/// are dimensions of one group. All groups run in one compute set.
+poplar::Tensor groupedMultiSlice(poplar::Graph &graph, const poplar::Tensor &t,
+                                 const poplar::Tensor &offsets,
+                                 const std::vector<std::size_t> &dims,
+                                 const std::vector<std::size_t> &sizes,
+                                 poplar::program::Sequence &prog, const SlicePlan &plan,
+                                 const poplar::OptionFlags &options,
+                                 const poplar::DebugContext &debugContext = {});
+
+void groupedMultiUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                        const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                        const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                        const SlicePlan &plan, const poplar::OptionFlags &options,
+                        const poplar::DebugContext &debugContext = {});
+
+void groupedMultiUpdateAdd(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                           const poplar::Tensor &offsets, const poplar::Tensor &scale,
+                           const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                           const SlicePlan &plan, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext = {});
+
+void groupedMultiUpdateMax(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                           const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                           const SlicePlan &plan, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext = {});
+
+void groupedMultiUpdateMul(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                           const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                           const SlicePlan &plan, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext = {});
+
 namespace embedding {
 
 /// A plan for lookups into (multiSlice) and updates of (multiUpdate*) an embedding matrix of
@@ -173,6 +239,12 @@ namespace embedding {
 SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType,
                const std::size_t numEntries, const std::size_t outputSize,
                const std::vector<std::size_t> &numLookups, const poplar::OptionFlags &options);
+
+/// The plan of grouped ops over groupSize groups.
+SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType,
+               const std::size_t groupSize, const std::size_t numEntries,
+               const std::size_t outputSize, const std::vector<std::size_t> &numLookups,
+               const poplar::OptionFlags &options);
 
 } // namespace embedding
 

@@ -1,0 +1,17 @@
+// Cycle estimators of the NaN-check, loop-counter and scalar-in-rows vertices
+// (codelets/popops/NaN.cpp, Loop.cpp, ScalarInRows.cpp). The reference gives no PopLibs formula
+// for them, so, like the encoding ones, they count these vertices' loops: VertexCost::regions
+// holds the element count of each region (HasNaNOrInf) or piece (the row vertices).
+#pragma once
+
+#include "CycleEstimators.hpp"
+
+namespace popops::internal {
+
+std::uint64_t hasNaNOrInf1DCycles(const VertexCost &c);
+std::uint64_t hasNaNOrInf2DCycles(const VertexCost &c);
+std::uint64_t forLoopCounterCycles(const VertexCost &c);
+std::uint64_t selectFromRowsCycles(const VertexCost &c);
+std::uint64_t updateScalarInRowsCycles(const VertexCost &c);
+
+} // namespace popops::internal
