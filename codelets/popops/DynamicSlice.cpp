@@ -233,8 +233,42 @@ public:
   }
 };
 
-/// baseT row offsets[o] += scale * subT row o, accumulated in the compute type (float for half)
-/// and stored after each index; indices that select no row are skipped.
+namespace {
+
+/// The combining updates: for each index that selects a row, in index order, dst = op(dst, src)
+/// over worker `wid`'s columns of it (indices that select no row are skipped).
+template <class T, class Offsets, class Op>
+__attribute__((always_inline)) inline void
+combineRows(const Offsets &offsets, T *base, const T *sub, unsigned baseOffset,
+            unsigned numBaseAndFlags, unsigned regionSize, unsigned wid, const Op &op) {
+  unsigned n = numBaseAndFlags & slice::SIZE_MASK;
+  auto r = rowWorkerRange(wid, regionSize, sizeof(T));
+  for (unsigned o = 0; o < offsets.size(); ++o) {
+    unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseAndFlags);
+    if (row == n)
+      continue;
+    T *dst = base + row * regionSize;
+    const T *src = sub + o * regionSize;
+    for (unsigned e = r.begin; e < r.end; ++e)
+      dst[e] = op(dst[e], src[e]);
+  }
+}
+
+/// a + scale * b, in the compute type (float for half); the result stored after each index.
+template <class T> struct ScaledAddOp {
+  Compute<T> scale;
+  Compute<T> operator()(T a, T b) const { return Compute<T>(a) + scale * Compute<T>(b); }
+};
+template <class T> struct MaxOp {
+  T operator()(T a, T b) const { return Compute<T>(b) > Compute<T>(a) ? b : a; }
+};
+template <class T> struct MulOp {
+  Compute<T> operator()(T a, T b) const { return Compute<T>(a) * Compute<T>(b); }
+};
+
+} // namespace
+
+/// baseT row offsets[o] += scale * subT row o (see ScaledAddOp).
 template <class T, class ScaleT> class MultiUpdateAdd : public MultiVertex {
 public:
   Input<Vector<unsigned>> offsets;
@@ -246,22 +280,12 @@ public:
   const unsigned regionSize;
 
   void compute(unsigned wid) {
-    unsigned n = numBaseElements & slice::SIZE_MASK;
-    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
-    Compute<T> s = Compute<ScaleT>(scale[0]);
-    for (unsigned o = 0; o < offsets.size(); ++o) {
-      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
-      if (row == n)
-        continue;
-      T *dst = &baseT[row * regionSize];
-      const T *src = &subT[o * regionSize];
-      for (unsigned e = r.begin; e < r.end; ++e)
-        dst[e] = Compute<T>(dst[e]) + s * Compute<T>(src[e]);
-    }
+    ScaledAddOp<T> op{Compute<T>(Compute<ScaleT>(scale[0]))};
+    combineRows(offsets, &baseT[0], &subT[0], baseOffset, numBaseElements, regionSize, wid, op);
   }
 };
 
-/// baseT row offsets[o] = max(itself, subT row o); indices that select no row are skipped.
+/// baseT row offsets[o] = max(itself, subT row o).
 template <class T> class MultiUpdateMax : public MultiVertex {
 public:
   Input<Vector<unsigned>> offsets;
@@ -272,25 +296,12 @@ public:
   const unsigned regionSize;
 
   void compute(unsigned wid) {
-    unsigned n = numBaseElements & slice::SIZE_MASK;
-    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
-    for (unsigned o = 0; o < offsets.size(); ++o) {
-      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
-      if (row == n)
-        continue;
-      T *dst = &baseT[row * regionSize];
-      const T *src = &subT[o * regionSize];
-      for (unsigned e = r.begin; e < r.end; ++e) {
-        Compute<T> a = dst[e], b = src[e];
-        if (b > a)
-          dst[e] = src[e];
-      }
-    }
+    combineRows(offsets, &baseT[0], &subT[0], baseOffset, numBaseElements, regionSize, wid,
+                MaxOp<T>());
   }
 };
 
-/// baseT row offsets[o] *= subT row o, in the compute type (float for half) and stored after
-/// each index; indices that select no row are skipped.
+/// baseT row offsets[o] *= subT row o, in the compute type (float for half).
 template <class T> class MultiUpdateMul : public MultiVertex {
 public:
   Input<Vector<unsigned>> offsets;
@@ -301,17 +312,8 @@ public:
   const unsigned regionSize;
 
   void compute(unsigned wid) {
-    unsigned n = numBaseElements & slice::SIZE_MASK;
-    auto r = rowWorkerRange(wid, regionSize, sizeof(T));
-    for (unsigned o = 0; o < offsets.size(); ++o) {
-      unsigned row = slice::resolveIndex(offsets[o], baseOffset, numBaseElements);
-      if (row == n)
-        continue;
-      T *dst = &baseT[row * regionSize];
-      const T *src = &subT[o * regionSize];
-      for (unsigned e = r.begin; e < r.end; ++e)
-        dst[e] = Compute<T>(dst[e]) * Compute<T>(src[e]);
-    }
+    combineRows(offsets, &baseT[0], &subT[0], baseOffset, numBaseElements, regionSize, wid,
+                MulOp<T>());
   }
 };
 

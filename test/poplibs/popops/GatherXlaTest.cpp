@@ -16,13 +16,6 @@ using namespace poplar;
 using namespace popsdk::test;
 namespace ref = popsdk::reference;
 
-std::size_t count(const std::vector<std::size_t> &shape) {
-  std::size_t n = 1;
-  for (auto d : shape)
-    n *= d;
-  return n;
-}
-
 struct XlaCase {
   Type type;
   std::vector<std::size_t> shape, indexShape;
@@ -36,7 +29,7 @@ struct XlaCase {
 
 void checkXla(const XlaCase &c) {
   OpHarness h(4);
-  auto values = testValues(c.type, count(c.shape), -9, 9);
+  auto values = testValues(c.type, elementCount(c.shape), -9, 9);
   Tensor t;
   if (c.created) {
     t = popops::createGatherInput(h.graph(), c.type, c.shape, c.sliceSizes, c.startIndexMap);

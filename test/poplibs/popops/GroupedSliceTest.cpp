@@ -17,13 +17,6 @@ using namespace poplar;
 using namespace popsdk::test;
 namespace ref = popsdk::reference;
 
-std::size_t count(const std::vector<std::size_t> &shape) {
-  std::size_t n = 1;
-  for (auto d : shape)
-    n *= d;
-  return n;
-}
-
 /// Group g's part of row-major values of `groups` equal groups.
 std::vector<double> part(const std::vector<double> &v, std::size_t groups, std::size_t g) {
   std::size_t n = groups ? v.size() / groups : 0;
@@ -59,7 +52,7 @@ void checkGroupedSlice(const GroupCase &c) {
   auto &g = h.graph();
   std::vector<std::size_t> full{c.groups};
   full.insert(full.end(), c.shape.begin(), c.shape.end());
-  auto values = testValues(c.type, count(full), -9, 9);
+  auto values = testValues(c.type, elementCount(full), -9, 9);
   const std::size_t n = c.indices.empty() ? 0 : c.indices[0].size();
   auto plan = popops::embedding::plan(g, c.type == BOOL ? FLOAT : c.type, c.groups, c.shape[c.dim],
                                       1, {n}, {});
@@ -123,9 +116,9 @@ void checkGroupedUpdate(ref::UpdateOp op, const GroupCase &c, Type scaleType = F
   auto &g = h.graph();
   std::vector<std::size_t> full{c.groups};
   full.insert(full.end(), c.shape.begin(), c.shape.end());
-  auto values = testValues(c.type, count(full), -9, 9, 1);
+  auto values = testValues(c.type, elementCount(full), -9, 9, 1);
   auto sShape = sliceShape(c);
-  auto update = testValues(c.type, count(sShape), -9, 9, 2);
+  auto update = testValues(c.type, elementCount(sShape), -9, 9, 2);
   Tensor t = h.input("t", c.type, full, values);
   Tensor s = h.input("s", c.type, sShape, update);
   Tensor idx = h.input("idx", UNSIGNED_INT, {c.groups, sShape[1], 1}, asDoubles(flatIndices(c)));

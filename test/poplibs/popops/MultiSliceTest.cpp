@@ -22,13 +22,6 @@ using namespace poplar;
 using namespace popsdk::test;
 namespace ref = popsdk::reference;
 
-std::size_t count(const std::vector<std::size_t> &shape) {
-  std::size_t n = 1;
-  for (auto d : shape)
-    n *= d;
-  return n;
-}
-
 struct MultiCase {
   Type type;
   std::vector<std::size_t> shape;
@@ -42,7 +35,7 @@ struct MultiCase {
 
 void checkMultiSlice(const MultiCase &c) {
   OpHarness h(c.tiles);
-  auto values = testValues(c.type, count(c.shape), -9, 9);
+  auto values = testValues(c.type, elementCount(c.shape), -9, 9);
   Tensor t = h.input("t", c.type, c.shape, values);
   Tensor idx = h.input("idx", c.indexType, {c.indices.size(), 1}, asDoubles(c.indices));
   Tensor out = popops::multiSlice(h.graph(), t, idx, {c.dim}, {1}, h.prog(), popops::SlicePlan(),
@@ -140,7 +133,7 @@ void checkGather(Type type, const std::vector<std::size_t> &shape, unsigned axis
                  const std::vector<std::size_t> &indexShape,
                  const std::vector<std::int64_t> &indices, bool createInput = false) {
   OpHarness h(4);
-  auto values = testValues(type, count(shape), -9, 9);
+  auto values = testValues(type, elementCount(shape), -9, 9);
   Tensor t;
   if (createInput) {
     t = popops::createGatherInput(h.graph(), type, shape, axis, {}, "input");
@@ -196,8 +189,8 @@ struct ScatterCase {
 
 void checkScatter(const ScatterCase &c, bool add) {
   OpHarness h(4);
-  auto operand = testValues(FLOAT, count(c.shape), -9, 9, 1);
-  auto updates = testValues(FLOAT, count(c.updateShape), -9, 9, 2);
+  auto operand = testValues(FLOAT, elementCount(c.shape), -9, 9, 1);
+  auto updates = testValues(FLOAT, elementCount(c.updateShape), -9, 9, 2);
   Tensor t = h.input("t", FLOAT, c.shape, operand);
   Tensor idx = h.input("idx", INT, c.indexShape, asDoubles(c.indices));
   Tensor u = h.input("u", FLOAT, c.updateShape, updates);
@@ -274,11 +267,11 @@ struct UpdateCase {
 void checkUpdate(const UpdateCase &c) {
   OpHarness h(c.tiles);
   auto &g = h.graph();
-  auto values = testValues(c.type, count(c.shape), -9, 9, 1);
+  auto values = testValues(c.type, elementCount(c.shape), -9, 9, 1);
   std::vector<std::size_t> sShape{c.indices.size()};
   for (std::size_t d = 0; d < c.shape.size(); ++d)
     sShape.push_back(d == c.dim ? 1 : c.shape[d]);
-  auto update = testValues(c.type, count(sShape), -9, 9, 2);
+  auto update = testValues(c.type, elementCount(sShape), -9, 9, 2);
   Tensor t = h.input("t", c.type, c.shape, values);
   Tensor s = h.input("s", c.type, sShape, update);
   Tensor idx = h.input("idx", UNSIGNED_INT, {c.indices.size(), 1}, asDoubles(c.indices));

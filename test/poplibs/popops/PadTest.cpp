@@ -17,13 +17,6 @@ using namespace popsdk::test;
 namespace ref = popsdk::reference;
 using popops::padding::MappingMethod;
 
-std::size_t count(const std::vector<std::size_t> &shape) {
-  std::size_t n = 1;
-  for (auto d : shape)
-    n *= d;
-  return n;
-}
-
 enum class Value { Float, Int, Tensor, Edge, Reflect };
 
 struct PadCase {
@@ -37,7 +30,7 @@ struct PadCase {
 
 void checkPad(const PadCase &c) {
   OpHarness h(4);
-  auto values = testValues(c.type, count(c.shape), -9, 9);
+  auto values = testValues(c.type, elementCount(c.shape), -9, 9);
   Tensor t = h.input("t", c.type, c.shape, values);
   auto hostShape = c.shape;
   if (c.transposed) {

@@ -26,6 +26,14 @@ inline std::vector<double> testValues(poplar::Type type, std::size_t n, double l
   return hostData(type, n, lo, hi, seed);
 }
 
+/// The number of elements of a tensor of `shape`.
+inline std::size_t elementCount(const std::vector<std::size_t> &shape) {
+  std::size_t n = 1;
+  for (auto d : shape)
+    n *= d;
+  return n;
+}
+
 inline std::vector<double> asDoubles(const std::vector<std::int64_t> &v) {
   return std::vector<double>(v.begin(), v.end());
 }

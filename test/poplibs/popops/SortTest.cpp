@@ -18,17 +18,10 @@ using namespace poplar;
 using namespace popsdk::test;
 namespace ref = popsdk::reference;
 
-std::size_t count(const std::vector<std::size_t> &shape) {
-  std::size_t n = 1;
-  for (auto d : shape)
-    n *= d;
-  return n;
-}
-
 void checkSort(Type type, const std::vector<std::size_t> &shape, unsigned dim, bool inPlace,
                unsigned tiles = 4) {
   OpHarness h(tiles);
-  auto values = testValues(type, count(shape), -50, 50);
+  auto values = testValues(type, elementCount(shape), -50, 50);
   Tensor t = h.input("t", type, shape, values);
   Tensor out = t;
   if (inPlace)
@@ -83,8 +76,8 @@ void checkSortKeyValue(Type keyType, Type valueType, const std::vector<std::size
                        unsigned dim, bool inPlace) {
   OpHarness h(4);
   // Few distinct keys: many ties, which must keep their order.
-  auto keys = testValues(keyType, count(shape), -3, 3, 1);
-  auto values = testValues(valueType, count(shape), -100, 100, 2);
+  auto keys = testValues(keyType, elementCount(shape), -3, 3, 1);
+  auto values = testValues(valueType, elementCount(shape), -100, 100, 2);
   Tensor k = h.input("k", keyType, shape, keys);
   Tensor v = h.input("v", valueType, shape, values);
   Tensor out = v;
