@@ -55,6 +55,14 @@ std::vector<double> multiUpdate(std::vector<double> t, const std::vector<std::si
 std::vector<double> gather(const std::vector<double> &t, const std::vector<std::size_t> &shape,
                            const std::vector<std::int64_t> &indices, std::size_t axis);
 
+/// sequenceSlice: `out` ([outRows, columns]) with rows [outOffset[k], + n[k]) copied from rows
+/// [inOffset[k], + n[k]) of `in` for each k, rows beyond either tensor skipped; with zeroUnused
+/// the rows no entry writes are zeros.
+std::vector<double> sequenceSlice(const std::vector<double> &in, std::vector<double> out,
+                                  std::size_t columns, const std::vector<std::uint32_t> &n,
+                                  const std::vector<std::uint32_t> &inOffset,
+                                  const std::vector<std::uint32_t> &outOffset, bool zeroUnused);
+
 /// XLA gather (popops::gather's general form) of `t` (row-major `shape`) at `indices` (row-major
 /// `indexShape`): each window starts at its index vector's components in the startIndexMap
 /// dimensions, clamped into [0, dim - sliceSize]; returns the values and sets `outShape`.

@@ -71,6 +71,10 @@ std::uint64_t multiUpdateAddCycles(const VertexCost &c) { return multiUpdateOp(c
 std::uint64_t multiUpdateMaxCycles(const VertexCost &c) { return multiUpdateOp(c); }
 std::uint64_t multiUpdateMulCycles(const VertexCost &c) { return multiUpdateOp(c); }
 
+// SequenceSlice: the columns split between the workers, each copying the rows of every entry
+// (VertexCost::slices, all taken as in range) as MultiUpdate copies them.
+std::uint64_t sequenceSliceCycles(const VertexCost &c) { return multiCopy(c, 30); }
+
 // Single-worker vertices: a fixed entry cost, a per-region set-up and a few cycles an element.
 std::uint64_t encodeOneHotCycles(const VertexCost &c) {
   std::uint64_t cycles = 20;

@@ -22,6 +22,7 @@ std::uint64_t multiUpdateCycles(const VertexCost &c);
 std::uint64_t multiUpdateAddCycles(const VertexCost &c);
 std::uint64_t multiUpdateMaxCycles(const VertexCost &c);
 std::uint64_t multiUpdateMulCycles(const VertexCost &c);
+std::uint64_t sequenceSliceCycles(const VertexCost &c);
 std::uint64_t encodeOneHotCycles(const VertexCost &c);
 std::uint64_t iotaCycles(const VertexCost &c);
 std::uint64_t allTrueCycles(const VertexCost &c);
