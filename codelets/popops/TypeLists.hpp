@@ -33,6 +33,10 @@
   X(__VA_ARGS__, float, false)                                                                     \
   X(__VA_ARGS__, float, true) X(__VA_ARGS__, half, false) X(__VA_ARGS__, half, true)
 
+// normaliseImage: (input, output); 8-bit pixels give half.
+#define POPOPS_PAIRS_NORMALISE_IMAGE(X, ...)                                                       \
+  X(__VA_ARGS__, float, float) X(__VA_ARGS__, half, half) X(__VA_ARGS__, unsigned char, half)
+
 // (first, T) for each T of FHIU.
 #define POPOPS_WITH_FHIU(X, first, ...)                                                            \
   X(__VA_ARGS__, first, float)                                                                     \

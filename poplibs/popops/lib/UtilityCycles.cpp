@@ -36,4 +36,11 @@ std::uint64_t updateScalarInRowsCycles(const VertexCost &c) {
   return cycles;
 }
 
+// Three channels of a multiply, a subtract and a multiply, and the zero channel, per pixel.
+std::uint64_t normaliseImageCycles(const VertexCost &c) {
+  unsigned pixels = c.regions.empty() ? 0 : c.regions[0];
+  std::uint64_t perWorker = (pixels + numWorkers - 1) / numWorkers;
+  return 20 + numWorkers * (10 + 16 * perWorker);
+}
+
 } // namespace popops::internal

@@ -1,7 +1,8 @@
-// Cycle estimators of the NaN-check, loop-counter and scalar-in-rows vertices
-// (codelets/popops/NaN.cpp, Loop.cpp, ScalarInRows.cpp). The reference gives no PopLibs formula
-// for them, so, like the encoding ones, they count these vertices' loops: VertexCost::regions
-// holds the element count of each region (HasNaNOrInf) or piece (the row vertices).
+// Cycle estimators of the NaN-check, loop-counter, scalar-in-rows and image-normalisation
+// vertices (codelets/popops/NaN.cpp, Loop.cpp, ScalarInRows.cpp, NormaliseImage.cpp). The
+// reference gives no PopLibs formula for them, so, like the encoding ones, they count these
+// vertices' loops: VertexCost::regions holds the element count of each region (HasNaNOrInf),
+// piece (the row vertices) or the pixels (NormaliseImage).
 #pragma once
 
 #include "CycleEstimators.hpp"
@@ -13,5 +14,6 @@ std::uint64_t hasNaNOrInf2DCycles(const VertexCost &c);
 std::uint64_t forLoopCounterCycles(const VertexCost &c);
 std::uint64_t selectFromRowsCycles(const VertexCost &c);
 std::uint64_t updateScalarInRowsCycles(const VertexCost &c);
+std::uint64_t normaliseImageCycles(const VertexCost &c);
 
 } // namespace popops::internal
