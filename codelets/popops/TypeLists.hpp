@@ -5,6 +5,7 @@
 #define POPOPS_TYPES_F(X, ...) X(__VA_ARGS__, float)
 #define POPOPS_TYPES_FH(X, ...) X(__VA_ARGS__, float) X(__VA_ARGS__, half)
 #define POPOPS_TYPES_I(X, ...) X(__VA_ARGS__, int)
+#define POPOPS_TYPES_U(X, ...) X(__VA_ARGS__, unsigned)
 #define POPOPS_TYPES_IU(X, ...) X(__VA_ARGS__, int) X(__VA_ARGS__, unsigned)
 #define POPOPS_TYPES_B(X, ...) X(__VA_ARGS__, bool)
 #define POPOPS_TYPES_FHI(X, ...) POPOPS_TYPES_FH(X, __VA_ARGS__) X(__VA_ARGS__, int)

@@ -22,7 +22,8 @@ std::uint64_t hasNaNOrInf2DCycles(const VertexCost &c) {
   return cycles;
 }
 
-std::uint64_t forLoopCounterCycles(const VertexCost &) { return 14; }
+// ForLoopCounter, CircBufIncrIndex, CircOffset: a few scalar loads, an add, a compare, a store.
+std::uint64_t counterCycles(const VertexCost &) { return 14; }
 
 std::uint64_t selectFromRowsCycles(const VertexCost &c) {
   return 12 + 14 * std::uint64_t(c.regions.size());

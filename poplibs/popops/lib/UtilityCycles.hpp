@@ -11,7 +11,7 @@ namespace popops::internal {
 
 std::uint64_t hasNaNOrInf1DCycles(const VertexCost &c);
 std::uint64_t hasNaNOrInf2DCycles(const VertexCost &c);
-std::uint64_t forLoopCounterCycles(const VertexCost &c);
+std::uint64_t counterCycles(const VertexCost &c);
 std::uint64_t selectFromRowsCycles(const VertexCost &c);
 std::uint64_t updateScalarInRowsCycles(const VertexCost &c);
 std::uint64_t normaliseImageCycles(const VertexCost &c);
