@@ -38,6 +38,11 @@
 #define POPOPS_PAIRS_NORMALISE_IMAGE(X, ...)                                                       \
   X(__VA_ARGS__, float, float) X(__VA_ARGS__, half, half) X(__VA_ARGS__, unsigned char, half)
 
+// histogram: (data, count).
+#define POPOPS_PAIRS_HISTOGRAM(X, ...)                                                             \
+  X(__VA_ARGS__, float, float)                                                                     \
+  X(__VA_ARGS__, float, unsigned) X(__VA_ARGS__, half, float) X(__VA_ARGS__, half, unsigned)
+
 // (first, T) for each T of FHIU.
 #define POPOPS_WITH_FHIU(X, first, ...)                                                            \
   X(__VA_ARGS__, first, float)                                                                     \

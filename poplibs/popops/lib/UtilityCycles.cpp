@@ -44,4 +44,15 @@ std::uint64_t normaliseImageCycles(const VertexCost &c) {
   return 20 + numWorkers * (10 + 16 * perWorker);
 }
 
+// A bisection over the levels and a counter update per element.
+std::uint64_t histogramCycles(const VertexCost &c) {
+  unsigned steps = 1;
+  while ((1u << steps) <= c.slices)
+    ++steps;
+  std::uint64_t cycles = 12 + 2 * std::uint64_t(c.slices);
+  for (unsigned n : c.regions)
+    cycles += 8 + std::uint64_t(n) * (10 + 6 * steps);
+  return cycles;
+}
+
 } // namespace popops::internal

@@ -1,8 +1,8 @@
-// Cycle estimators of the NaN-check, loop-counter, scalar-in-rows and image-normalisation
-// vertices (codelets/popops/NaN.cpp, Loop.cpp, ScalarInRows.cpp, NormaliseImage.cpp). The
-// reference gives no PopLibs formula for them, so, like the encoding ones, they count these
-// vertices' loops: VertexCost::regions holds the element count of each region (HasNaNOrInf),
-// piece (the row vertices) or the pixels (NormaliseImage).
+// Cycle estimators of the NaN-check, counter, scalar-in-rows, image-normalisation and histogram
+// vertices (codelets/popops/NaN.cpp, Loop.cpp, CircBuf.cpp, ScalarInRows.cpp, NormaliseImage.cpp,
+// Histogram.cpp). The reference gives no PopLibs formula for them, so, like the encoding ones,
+// they count these vertices' loops: VertexCost::regions holds the element count of each region
+// (HasNaNOrInf, Histogram), piece (the row vertices) or the pixels (NormaliseImage).
 #pragma once
 
 #include "CycleEstimators.hpp"
@@ -15,5 +15,7 @@ std::uint64_t counterCycles(const VertexCost &c);
 std::uint64_t selectFromRowsCycles(const VertexCost &c);
 std::uint64_t updateScalarInRowsCycles(const VertexCost &c);
 std::uint64_t normaliseImageCycles(const VertexCost &c);
+/// Histogram: VertexCost::slices holds the number of levels.
+std::uint64_t histogramCycles(const VertexCost &c);
 
 } // namespace popops::internal
