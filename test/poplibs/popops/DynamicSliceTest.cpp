@@ -152,6 +152,38 @@ TEST(PopopsDynamicSlice, SliceableTensorIsSpreadAndSlicedInPlace) {
   EXPECT_EQ(h.result("out"), ref::dynamicSlice(values, {20, 9}, {19}, {0}, {1}));
 }
 
+TEST(PopopsDynamicSlice, SliceableTensorFromSliceAndSliceMapping) {
+  OpHarness h(4);
+  auto &g = h.graph();
+  Tensor s = g.addVariable(FLOAT, {1, 8}, "slice");
+  for (unsigned c = 0; c < 8; ++c)
+    g.setTileMapping(s[0][c], 3 - c / 2);
+  Tensor t = popops::createSliceableTensorFromSlice(g, s, {0}, {5}, "fromSlice");
+  EXPECT_EQ(t.shape(), (std::vector<std::size_t>{5, 8}));
+  for (unsigned row = 0; row < 5; ++row)
+    EXPECT_EQ(g.getTileMapping(t[row]), g.getTileMapping(s[0])) << "row " << row;
+  EXPECT_EQ(popops::getSliceMapping(g, t, {0}, {1}), g.getTileMapping(s));
+  // Sliced at run time, it reads what was written.
+  auto values = hostData(FLOAT, 40, -5, 5);
+  h.write("t", t, values);
+  Tensor offset = h.input("offset", UNSIGNED_INT, {1}, {3});
+  Tensor out = popops::dynamicSlice(g, t, offset, {0}, {1}, h.prog());
+  h.output("out", out);
+  h.run();
+  EXPECT_EQ(h.result("out"), ref::dynamicSlice(values, {5, 8}, {3}, {0}, {1}));
+  Tensor two =
+      popops::createSliceableTensorFromSlice(g, g.addVariable(HALF, {2, 3, 1}), {2, 0}, {4, 3});
+  EXPECT_EQ(two.shape(), (std::vector<std::size_t>{6, 3, 4}));
+  using poputil::poplibs_error;
+  expectThrowsWith<poplibs_error>([&] { popops::createSliceableTensorFromSlice(g, s, {0}, {0}); },
+                                  {"popops::createSliceableTensorFromSlice", "numSlices {0}"});
+  expectThrowsWith<poplibs_error>(
+      [&] { popops::createSliceableTensorFromSlice(g, s, {2}, {3}); },
+      {"popops::createSliceableTensorFromSlice", "dimension 2", "{1,8}"});
+  expectThrowsWith<poplibs_error>([&] { popops::getSliceMapping(g, t, {0}, {6}); },
+                                  {"popops::getSliceMapping", "slice size 6", "{5,8}"});
+}
+
 TEST(PopopsDynamicSlice, WithOutput) {
   OpHarness h(3);
   auto values = hostData(HALF, 5 * 8, -3, 3);

@@ -8,6 +8,7 @@
 #include <poplar/ArrayRef.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
@@ -107,6 +108,20 @@ poplar::Tensor createGroupedIndicesTensor(poplar::Graph &graph, const std::size_
                                           const std::size_t numIndices, const SlicePlan &plan,
                                           const poplar::OptionFlags &options,
                                           const poplar::DebugContext &debugContext = {});
+
+/// A new tensor of s's shape with dimension dims[i] numSlices[i] times as large, each of whose
+/// slices of s's shape in those dimensions is laid out as `s` is (tiles and contiguous regions).
+poplar::Tensor createSliceableTensorFromSlice(poplar::Graph &graph, const poplar::Tensor &s,
+                                              const std::vector<std::size_t> &dims,
+                                              const std::vector<std::size_t> &numSlices,
+                                              const poplar::DebugContext &debugContext = {});
+
+/// The tile mapping of the slice of `t` of `sizes` in `dims` at offset 0: where dynamicSlice lays
+/// its result out when t is laid out for slicing (its rows mapped alike).
+std::vector<std::vector<poplar::Interval>> getSliceMapping(poplar::Graph &graph,
+                                                           const poplar::Tensor &t,
+                                                           const std::vector<std::size_t> &dims,
+                                                           const std::vector<std::size_t> &sizes);
 
 /// The sub-tensor of `t` that starts at `offset[i]` in dimension `dims[i]` and has `sizes[i]`
 /// elements there (full size elsewhere). `offset` is a 1-D UNSIGNED_INT (or INT) tensor with
