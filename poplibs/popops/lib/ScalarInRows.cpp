@@ -15,7 +15,6 @@
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 
-#include <map>
 
 namespace popops {
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <limits>
 
 namespace {
@@ -98,6 +99,37 @@ TEST(PopopsNaN, ManyRegionsPerTileAndViews) {
     checkBoth(type, {6, 9}, withSpecials(type, 54, {50}, nan), 4, Layout::Transposed);
     checkBoth(type, {6, 9}, withSpecials(type, 54, {1}, inf), 4, Layout::Transposed);
   }
+}
+
+/// Simulated cycles of hasNaNOrInf over [64, 1024] floats (no NaN, so every element is read),
+/// spread linearly over `tiles` tiles or all on tile 0.
+std::uint64_t checkCycles(unsigned tiles, bool oneTile) {
+  OpHarness h(tiles);
+  auto values = hostData(FLOAT, 64 * 1024, -1, 1);
+  Tensor t;
+  if (oneTile) {
+    t = h.graph().addVariable(FLOAT, {64, 1024}, "t");
+    h.graph().setTileMapping(t, 0);
+    h.write("t", t, values);
+  } else {
+    t = h.input("t", FLOAT, {64, 1024}, values);
+  }
+  Tensor out = popops::hasNaNOrInf(h.graph(), t, h.prog());
+  h.output("out", out);
+  h.run();
+  EXPECT_EQ(h.result("out"), std::vector<double>{0});
+  return h.cycles();
+}
+
+TEST(PopopsNaN, CyclesFollowTheTileShare) {
+  // The test reads each element once, a few cycles an element per worker: spread over 16 tiles
+  // the check costs about a sixteenth of the work on one tile, plus the MAX reduction and cast.
+  const std::uint64_t spread = checkCycles(16, false), oneTile = checkCycles(16, true);
+  SCOPED_TRACE("16 tiles: " + std::to_string(spread) +
+               " cycles, one tile: " + std::to_string(oneTile));
+  EXPECT_LT(spread * 6, oneTile);
+  std::cout << "hasNaNOrInf [64,1024] float: 16 tiles " << spread << " cycles, one tile " << oneTile
+            << " cycles\n";
 }
 
 TEST(PopopsNaN, Errors) {
