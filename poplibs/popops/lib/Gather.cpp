@@ -5,6 +5,7 @@
 #include <popops/DynamicSlice.hpp>
 
 #include "SliceArgs.hpp"
+#include "SlicePlanInternal.hpp"
 #include "support/Raise.hpp"
 
 #include <poputil/DebugInfo.hpp>
@@ -38,6 +39,7 @@ Tensor gather(Graph &graph, const Tensor &input, const Tensor &indices, unsigned
     raise<poputil::poplibs_error>("popops::gather: axis ", axis, " is not a dimension of input ",
                                   shapeText(input.shape()));
   internal::checkIndexType("popops::gather", "indices", indices);
+  internal::parseSliceOptions("popops::gather", optionFlags); // named here, not by multiSlice
   // [M, input with axis of size 1] -> [M, input without axis] -> [indices..., input w/o axis].
   Tensor slices = multiSlice(graph, input, indices.flatten().expand({1}), {axis}, {1}, prog,
                              SlicePlan(), optionFlags, {di});

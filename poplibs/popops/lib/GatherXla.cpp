@@ -9,6 +9,7 @@
 #include <popops/Reduce.hpp>
 
 #include "SliceArgs.hpp"
+#include "SlicePlanInternal.hpp"
 #include "support/Raise.hpp"
 
 #include <poputil/DebugInfo.hpp>
@@ -136,6 +137,7 @@ Tensor gather(Graph &graph, const Tensor &input, const Tensor &indices, std::siz
   poputil::PoplibsOpDebugInfo di(debugContext,
                                  DI_ARGS(input, indices, indexVectorDim, offsetDims, sliceSizes,
                                          collapsedSliceDims, startIndexMap, optionFlags));
+  internal::parseSliceOptions(api, optionFlags); // named here, not by the multiSlice below
   const auto a = checkGather(input, indices, indexVectorDim, offsetDims, sliceSizes,
                              collapsedSliceDims, startIndexMap);
   const std::size_t rank = input.rank(), K = startIndexMap.size();

@@ -5,6 +5,7 @@
 #include "Slice.hpp"
 #include "SliceTestUtil.hpp"
 
+#include <poplar/exceptions.hpp>
 #include <popops/Gather.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -145,12 +146,30 @@ TEST(PopopsGatherXla, Errors) {
         popops::gather(g, t, idx, 1, {5}, {1, 2}, {0}, {0, 1}, p);
       },
       {"popops::gather", "offsetDims {5}", "rank 2"});
+  expectThrowsWith<poplar::invalid_option>(
+      [&] {
+        popops::gather(g, t, idx, 1, {}, {1, 1}, {0, 1}, {0, 1}, p, {}, {{"bad", "1"}});
+      },
+      {"popops::gather", "bad"});
   expectThrowsWith<poplibs_error>(
       [&] {
         popops::createGatherInput(g, FLOAT, {6, 4}, std::vector<std::size_t>{1},
                                   std::vector<unsigned>{0});
       },
       {"popops::createGatherInput", "sliceSizes {1}", "{6,4}"});
+}
+
+// The single-axis gather's bad options were reported as multiSlice's, the op it runs.
+TEST(PopopsGather, Regression_OptionErrorsNameGather) {
+  OpHarness h(1);
+  Tensor t = h.input("t", FLOAT, {6, 4}, hostData(FLOAT, 24, 0, 1));
+  Tensor idx = h.input("idx", UNSIGNED_INT, {3}, {0, 1, 2});
+  expectThrowsWith<poplar::invalid_option>(
+      [&] {
+        popops::gather(h.graph(), t, idx, 0, h.prog(), {}, {},
+                       {{"remapOutOfBoundIndices", "perhaps"}});
+      },
+      {"popops::gather", "remapOutOfBoundIndices", "perhaps"});
 }
 
 } // namespace
