@@ -94,6 +94,25 @@ TEST(PopopsGroupedMultiSlice, TypesGroupsAndCreators) {
   checkGroupedSlice({FLOAT, 2, {6, 4}, 0, {{}, {}}});
 }
 
+TEST(PopopsGroupedMultiSlice, IntOffsets) {
+  // INT offsets are converted on the device; a negative one selects nothing (zeros).
+  OpHarness h(4);
+  auto values = hostData(FLOAT, 2 * 6 * 3, -9, 9);
+  Tensor t = h.input("t", FLOAT, {2, 6, 3}, values);
+  Tensor idx = h.input("idx", INT, {2, 3, 1}, {5, -1, 0, 2, 2, 7});
+  Tensor out =
+      popops::groupedMultiSlice(h.graph(), t, idx, {0}, {1}, h.prog(), popops::SlicePlan(), {});
+  h.output("out", out);
+  h.run();
+  std::vector<double> expected;
+  const std::vector<std::vector<std::int64_t>> indices{{5, -1, 0}, {2, 2, 7}};
+  for (std::size_t k = 0; k < 2; ++k) {
+    auto e = ref::multiSlice(part(values, 2, k), {6, 3}, indices[k], 0);
+    expected.insert(expected.end(), e.begin(), e.end());
+  }
+  EXPECT_EQ(h.result("out"), expected);
+}
+
 TEST(PopopsGroupedMultiSlice, CreatorsShapesAndLayout) {
   OpHarness h(4);
   auto &g = h.graph();
