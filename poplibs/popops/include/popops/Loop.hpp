@@ -7,6 +7,8 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+// PopLibs' Loop.hpp brings in the element-wise ops, which loop bodies use.
+#include <popops/ElementWise.hpp>
 
 #include <cstddef>
 #include <functional>
