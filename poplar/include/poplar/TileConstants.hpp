@@ -20,6 +20,9 @@
 // that a codelet including both headers sees one definition.
 #define CONV_UNIT_INPUT_LOAD_ELEMS_FLOAT (2)
 #define CONV_UNIT_INPUT_LOAD_ELEMS_HALF (4)
+// Bits of one stride in a packed triple-stride register (ld2x64pace and friends; PopLibs' AMP
+// nx1 vertices pack and unpack their strides with it).
+#define NUM_STRIDE_BITS 10
 
 // A CSR field is (value >> NAME__SHIFT) & NAME__MASK.
 // Worker CSRs.
