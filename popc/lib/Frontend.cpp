@@ -179,6 +179,9 @@ std::vector<std::string> frontendArgs(const std::string &file, const CompileOpti
   for (const std::string &d : o.libraryIncludeDirs)
     args.insert(args.end(), {"-internal-isystem", d});
   args.insert(args.end(), {"-internal-isystem", POPC_CLANG_RESOURCE_DIR "/include"});
+  // The __builtin_ipu_* functions are compiler builtins in Graphcore's Clang: codelets call them
+  // without an include, so popc's definitions of them are part of every codelet.
+  args.insert(args.end(), {"-include", "__popc_builtins.h"});
   args.insert(args.end(), o.extraFlags.begin(), o.extraFlags.end());
   args.push_back(file);
   return args;

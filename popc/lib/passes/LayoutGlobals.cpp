@@ -21,14 +21,14 @@ public:
         llvm::isa<llvm::UndefValue>(c))
       return ""; // the image starts zeroed
     if (const auto *i = llvm::dyn_cast<llvm::ConstantInt>(c)) {
-      if (i->getBitWidth() > 32)
-        return "64-bit integer constant";
+      if (i->getBitWidth() > 64)
+        return "integer constant wider than 64 bits";
       bytes(at, i->getZExtValue(), layout_.getTypeStoreSize(i->getType()));
       return "";
     }
     if (const auto *f = llvm::dyn_cast<llvm::ConstantFP>(c)) {
-      if (!f->getType()->isFloatTy() && !f->getType()->isHalfTy())
-        return "double constant";
+      if (!f->getType()->isFloatTy() && !f->getType()->isHalfTy() && !f->getType()->isDoubleTy())
+        return "floating-point constant wider than 64 bits";
       llvm::APInt bits = f->getValueAPF().bitcastToAPInt();
       bytes(at, bits.getZExtValue(), bits.getBitWidth() / 8);
       return "";

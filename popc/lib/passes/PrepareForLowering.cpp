@@ -1,10 +1,13 @@
-// The IR shape the lowering expects: 64-bit division as loops, vectors split into their
-// elements, switches lowered to branches, critical edges split.
+// The IR shape the lowering expects: 64-bit division as loops, saturating arithmetic as compares
+// and selects, vectors split into their elements, switches lowered to branches, critical edges
+// split.
 #include "passes/IRPasses.hpp"
 #include "passes/RunPasses.hpp"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,10 +51,66 @@ void expandWideDivision(llvm::Module &m) {
   }
 }
 
+/// LLVM's optimiser folds clamping code (`a > b ? a - b : 0`, a sum pinned at the type's limit)
+/// into the saturating intrinsics; the tile has no saturating integer instructions, so each
+/// becomes the plain operation, an overflow test and a select (on vectors too: the scalarizer
+/// splits them afterwards).
+void expandSaturatingArithmetic(llvm::Module &m) {
+  std::vector<llvm::IntrinsicInst *> calls;
+  for (llvm::Function &f : m)
+    for (llvm::Instruction &i : llvm::instructions(f))
+      if (auto *c = llvm::dyn_cast<llvm::IntrinsicInst>(&i))
+        switch (c->getIntrinsicID()) {
+        case llvm::Intrinsic::uadd_sat:
+        case llvm::Intrinsic::usub_sat:
+        case llvm::Intrinsic::sadd_sat:
+        case llvm::Intrinsic::ssub_sat:
+          calls.push_back(c);
+          break;
+        default:
+          break;
+        }
+  for (llvm::IntrinsicInst *c : calls) {
+    llvm::IRBuilder<> b(c);
+    llvm::Value *x = c->getArgOperand(0), *y = c->getArgOperand(1);
+    llvm::Type *t = x->getType();
+    unsigned bits = t->getScalarSizeInBits();
+    llvm::Value *result = nullptr;
+    switch (c->getIntrinsicID()) {
+    case llvm::Intrinsic::uadd_sat: {
+      llvm::Value *sum = b.CreateAdd(x, y);
+      result = b.CreateSelect(b.CreateICmpULT(sum, x), llvm::Constant::getAllOnesValue(t), sum);
+      break;
+    }
+    case llvm::Intrinsic::usub_sat:
+      result =
+          b.CreateSelect(b.CreateICmpULT(x, y), llvm::Constant::getNullValue(t), b.CreateSub(x, y));
+      break;
+    default: {
+      // Signed: the result overflowed when its sign disagrees with what the operands allow;
+      // then it is INT_MIN for a negative x and INT_MAX otherwise ((x >> bits-1) ^ INT_MAX).
+      bool add = c->getIntrinsicID() == llvm::Intrinsic::sadd_sat;
+      llvm::Value *r = add ? b.CreateAdd(x, y) : b.CreateSub(x, y);
+      llvm::Value *signs = add ? b.CreateAnd(b.CreateXor(x, r), b.CreateXor(y, r))
+                               : b.CreateAnd(b.CreateXor(x, y), b.CreateXor(x, r));
+      llvm::Value *overflow = b.CreateICmpSLT(signs, llvm::Constant::getNullValue(t));
+      llvm::Value *limit =
+          b.CreateXor(b.CreateAShr(x, bits - 1),
+                      llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(bits)));
+      result = b.CreateSelect(overflow, limit, r);
+      break;
+    }
+    }
+    c->replaceAllUsesWith(result);
+    c->eraseFromParent();
+  }
+}
+
 } // namespace
 
 void prepareForLowering(llvm::Module &m) {
   expandWideDivision(m);
+  expandSaturatingArithmetic(m);
   scalarizeLoadsAndStores();
   llvm::PassBuilder pb;
   llvm::FunctionPassManager fpm;

@@ -15,6 +15,14 @@
 #define TMEM_REGION0_BASE_ADDR 0x40000
 #define TMEM_BASE_ADDR 0x40000
 #define TMEM_ELEMSIZE 0x10
+// Elements of one 64-bit AMP input load (PopLibs' convolution vertices size their worklists and
+// strides in these), spelled as PopLibs' older poplibs_support/TileConstants.hpp spells them so
+// that a codelet including both headers sees one definition.
+#define CONV_UNIT_INPUT_LOAD_ELEMS_FLOAT (2)
+#define CONV_UNIT_INPUT_LOAD_ELEMS_HALF (4)
+// Bits of one stride in a packed triple-stride register (ld2x64pace and friends; PopLibs' AMP
+// nx1 vertices pack and unpack their strides with it).
+#define NUM_STRIDE_BITS 10
 
 // A CSR field is (value >> NAME__SHIFT) & NAME__MASK.
 // Worker CSRs.

@@ -6,18 +6,27 @@
 #include <poplar/VectorLayout.hpp>
 
 #ifdef __POPC__
-// Codelets written for Graphcore's SDK use `half`, std::size_t, std::uint32_t, memset and
-// std::is_same after including only this header: the tile's standard headers give them.
+// Codelets written for Graphcore's SDK use `half`, std::size_t, std::uint32_t, memset,
+// std::is_same and std::swap after including only this header: the tile's standard headers give
+// them. <utility> matters beyond the names: libc++'s <type_traits> declares std::swap without
+// defining it, so a codelet that calls it with only <type_traits> seen would call an undefined
+// function.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <poplar/HalfFloat.hpp>
 #include <type_traits>
+#include <utility>
 #endif
 
 // Nothing else is included: on the host this header must stay self-sufficient under -std=c++11.
 
 namespace poplar {
+
+/// Written between `class` and a worker vertex's name: its vertex state is 8-byte aligned, so that
+/// the worker can load pairs of its 32-bit fields with one 64-bit load. popc records the class's
+/// alignment as the vertex's stateAlign and graph compile places the state on it.
+#define WORKER_ALIGN __attribute__((aligned(8)))
 
 /// A vertex whose compute() runs once in one worker context. compute() returns bool
 /// (false reports a failure) or void.
