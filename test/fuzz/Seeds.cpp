@@ -9,6 +9,8 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 
+#include <sqlite3.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -73,6 +75,19 @@ std::vector<VertexFieldsInput> vertexInputs() {
 std::vector<std::uint8_t> readBytes(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Rewrites the SQLite file at `path` with 512-byte pages: a profile of a few rows then takes
+/// a few KB instead of 60 (a page per table at the default 4 KB), which the fuzzer mutates faster.
+void compact(const fs::path &path) {
+  sqlite3 *db = nullptr;
+  int rc = sqlite3_open(path.c_str(), &db);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec(db, "PRAGMA page_size = 512; VACUUM;", nullptr, nullptr, nullptr);
+  std::string error = rc == SQLITE_OK ? "" : sqlite3_errmsg(db);
+  sqlite3_close(db);
+  if (rc != SQLITE_OK)
+    throw std::runtime_error("fuzz seeds: cannot compact " + path.string() + ": " + error);
 }
 
 std::vector<std::uint8_t> bytesOf(const std::string &s) { return {s.begin(), s.end()}; }
@@ -147,6 +162,7 @@ std::map<std::string, SeedFiles> makeSeeds() {
   fs::path profileDir =
       fs::temp_directory_path() / ("popsdk-fuzz-seeds-" + std::to_string(::getpid()));
   seeds["executable"]["program.exe"] = programSeeds(object.path(), profileDir);
+  compact(profileDir / "profile.pop");
   seeds["profile"]["profile.pop"] = readBytes(profileDir / "profile.pop");
   fs::remove_all(profileDir);
   return seeds;
