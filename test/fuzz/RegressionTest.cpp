@@ -6,11 +6,13 @@
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
+#include <poplar/OptionFlags.hpp>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 using namespace popsdk::fuzz;
@@ -93,4 +95,42 @@ TEST(FuzzVertexFields, Regression_EmptyInitialValueOfAValueField) {
   input.uses.push_back({true, 0, 1, 0});
   ObjectFile object(input.vertex);
   EXPECT_EQ(buildAndRun(input, object.path()), "");
+}
+
+// nlohmann's readers, DOM and dump() recurse once per nesting level. The fuzzers' inputs stay
+// short, so these inputs were made by hand after reading the parsers: a megabyte of nesting
+// overflowed the stack (a segmentation fault) in Executable::deserialize and in readJSON.
+TEST(FuzzExecutable, Regression_DeeplyNestedDescriptionIsAnErrorNotAStackOverflow) {
+  Device device = twoTiles();
+  Graph graph(device.getTarget());
+  std::ostringstream valid;
+  compileGraph(graph, {program::Sequence{}}).serialize(valid);
+  const std::string magic = valid.str().substr(0, 8);
+  for (std::size_t depth : {std::size_t(129), std::size_t(1) << 20}) {
+    std::string body(depth, '\x81'); // CBOR: an array of one element, nested `depth` times
+    body += '\0';
+    std::string file = magic;
+    for (unsigned b = 0; b < 8; ++b)
+      file += char((std::uint64_t(body.size()) >> (8 * b)) & 0xff);
+    std::istringstream in(file + body);
+    expectThrowsWith<poplar_error>([&] { Executable::deserialize(in); },
+                                   {"Executable::deserialize", "nested more than 128 levels"});
+  }
+}
+
+TEST(FuzzOptions, Regression_DeeplyNestedOptionsAreAParseErrorNotAStackOverflow) {
+  for (std::size_t depth : {std::size_t(129), std::size_t(1) << 20}) {
+    std::string deep = "{\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+    OptionFlags flags;
+    expectThrowsWith<parse_error>([&] { readJSON(deep, flags); },
+                                  {"readJSON", "nested more than 128 levels"});
+    std::istringstream stream(deep);
+    expectThrowsWith<parse_error>([&] { readJSON(stream, flags); },
+                                  {"readJSON", "nested more than 128 levels"});
+    EXPECT_TRUE(flags.empty());
+  }
+  // Nesting within the bound is read, and refused only because an option is not a scalar.
+  OptionFlags flags;
+  expectThrowsWith<parse_error>([&] { readJSON("{\"a\":[[[1]]]}", flags); },
+                                {"readJSON", "\"a\"", "must be a string, boolean or number"});
 }

@@ -1,5 +1,6 @@
 // Seed inputs: a .gp, a serialised Executable, a profile.pop and vertex descriptions, each made
-// through the SDK's own writers from one small program.
+// through the SDK's own writers from one small program. The file names have no extension
+// because the repository ignores *.gp and *.pop files.
 #include "Seeds.hpp"
 
 #include "FuzzSupport.hpp"
@@ -144,7 +145,7 @@ std::map<std::string, SeedFiles> makeSeeds() {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     auto name = "seed" + std::to_string(i);
     seeds["vertex_fields"][name] = encode(inputs[i]);
-    seeds["gp"][name + ".gp"] = gp::writeGp(objectWith(inputs[i].vertex));
+    seeds["gp"][name] = gp::writeGp(objectWith(inputs[i].vertex));
   }
   // A .gp with every section filled: symbols, files, lines, data and relocations.
   gp::GpFile full = objectWith(inputs[0].vertex);
@@ -154,16 +155,16 @@ std::map<std::string, SeedFiles> makeSeeds() {
   full.symbols.push_back({"table", gp::Section::Data, 0, 8});
   full.files = {"v.cpp"};
   full.lines = {{0, 0, 3, 1}, {1, 0, 4, 5}};
-  seeds["gp"]["full.gp"] = gp::writeGp(full);
+  seeds["gp"]["full"] = gp::writeGp(full);
 
   ScratchFile object(".gp");
-  const auto &bytes = seeds["gp"]["seed0.gp"];
+  const auto &bytes = seeds["gp"]["seed0"];
   object.write(bytes.data(), bytes.size());
   fs::path profileDir =
       fs::temp_directory_path() / ("popsdk-fuzz-seeds-" + std::to_string(::getpid()));
-  seeds["executable"]["program.exe"] = programSeeds(object.path(), profileDir);
+  seeds["executable"]["program"] = programSeeds(object.path(), profileDir);
   compact(profileDir / "profile.pop");
-  seeds["profile"]["profile.pop"] = readBytes(profileDir / "profile.pop");
+  seeds["profile"]["profile"] = readBytes(profileDir / "profile.pop");
   fs::remove_all(profileDir);
   return seeds;
 }

@@ -1,5 +1,6 @@
 // OptionFlags lookup, JSON reading (nlohmann-json) and printing.
 #include "core/Errors.hpp"
+#include "support/BoundedJson.hpp"
 
 #include <poplar/OptionFlags.hpp>
 
@@ -57,7 +58,10 @@ StringRef OptionFlags::at(StringRef option) const {
 void readJSON(StringRef string, OptionFlags &flags) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(string.begin(), string.end());
+    if (!popsdk::support::parseBounded(std::string(string.begin(), string.end()),
+                                       nlohmann::json::input_format_t::json, doc))
+      detail::raise<parse_error>("readJSON: JSON options nested more than ",
+                                 popsdk::support::kMaxJsonDepth, " levels deep");
   } catch (const nlohmann::json::parse_error &e) {
     detail::raise<parse_error>("readJSON: malformed JSON options '", string, "': ", e.what());
   }
@@ -67,7 +71,9 @@ void readJSON(StringRef string, OptionFlags &flags) {
 void readJSON(std::istream &stream, OptionFlags &flags) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(stream);
+    if (!popsdk::support::parseBounded(stream, nlohmann::json::input_format_t::json, doc))
+      detail::raise<parse_error>("readJSON: JSON options in stream nested more than ",
+                                 popsdk::support::kMaxJsonDepth, " levels deep");
   } catch (const nlohmann::json::parse_error &e) {
     detail::raise<parse_error>("readJSON: malformed JSON options in stream: ", e.what());
   }
