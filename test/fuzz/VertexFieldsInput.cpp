@@ -7,6 +7,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -17,6 +18,11 @@ namespace {
 constexpr unsigned kFieldNames = 4; // "f0".."f3": two fields may share a name
 constexpr unsigned kMaxFields = 4;
 constexpr unsigned kTiles = 2;
+/// Entries per list field. Each entry on another tile gets a copy buffer, and laying out the
+/// buffers of one compute set is quadratic in their number (an interference graph): 4 fields of
+/// 255 entries take seconds under ASan, which a loaded machine turns into a fuzzer timeout
+/// without a fault behind it.
+constexpr unsigned kMaxListEntries = 32;
 
 /// Reads little-endian values; past the end every byte is 0.
 class Bytes {
@@ -209,7 +215,7 @@ std::string buildAndRun(const VertexFieldsInput &input, const std::string &gpPat
       };
       if (f.kind == gp::FieldKind::VectorList || f.kind == gp::FieldKind::VectorOfEdges) {
         std::vector<Tensor> entries;
-        for (unsigned e = 0; e < use.count; ++e)
+        for (unsigned e = 0; e < std::min<unsigned>(use.count, kMaxListEntries); ++e)
           entries.push_back(variable(use.perEntry));
         graph.connect(v[f.name], entries);
         continue;
