@@ -134,3 +134,18 @@ TEST(FuzzOptions, Regression_DeeplyNestedOptionsAreAParseErrorNotAStackOverflow)
   expectThrowsWith<parse_error>([&] { readJSON("{\"a\":[[[1]]]}", flags); },
                                 {"readJSON", "\"a\"", "must be a string, boolean or number"});
 }
+
+// fuzz_options: a number too big for a double ({"a":55555555555555e5555}) made nlohmann throw
+// its out_of_range, which readJSON let through instead of a poplar parse_error.
+TEST(FuzzOptions, Regression_NumberBeyondADoubleIsAParseError) {
+  for (const char *text : {"{\"a\":55555555555555e5555}", "{\"a\":1e999}", "{\"a\":-1e999}"}) {
+    SCOPED_TRACE(text);
+    OptionFlags flags;
+    expectThrowsWith<parse_error>([&] { readJSON(text, flags); },
+                                  {"readJSON", "malformed JSON options", "number overflow"});
+    std::istringstream stream(text);
+    expectThrowsWith<parse_error>([&] { readJSON(stream, flags); },
+                                  {"readJSON", "number overflow"});
+    EXPECT_TRUE(flags.empty());
+  }
+}

@@ -62,7 +62,8 @@ void readJSON(StringRef string, OptionFlags &flags) {
                                        nlohmann::json::input_format_t::json, doc))
       detail::raise<parse_error>("readJSON: JSON options nested more than ",
                                  popsdk::support::kMaxJsonDepth, " levels deep");
-  } catch (const nlohmann::json::parse_error &e) {
+  } catch (const nlohmann::json::exception &e) {
+    // parse_error, and out_of_range for a number beyond a double ("1e999").
     detail::raise<parse_error>("readJSON: malformed JSON options '", string, "': ", e.what());
   }
   readParsed(doc, flags);
@@ -74,7 +75,7 @@ void readJSON(std::istream &stream, OptionFlags &flags) {
     if (!popsdk::support::parseBounded(stream, nlohmann::json::input_format_t::json, doc))
       detail::raise<parse_error>("readJSON: JSON options in stream nested more than ",
                                  popsdk::support::kMaxJsonDepth, " levels deep");
-  } catch (const nlohmann::json::parse_error &e) {
+  } catch (const nlohmann::json::exception &e) {
     detail::raise<parse_error>("readJSON: malformed JSON options in stream: ", e.what());
   }
   readParsed(doc, flags);
