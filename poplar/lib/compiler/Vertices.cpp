@@ -256,7 +256,9 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
           if (f.kind != gp::FieldKind::Value)
             raise<graph_connection_error>("Engine: ", binder.where,
                                           " is a VectorList state field, which is not supported");
-          if (init != v.initialValues.end())
+          // An empty initial value (setInitialValue with no values) leaves the zeros; its
+          // data() may be null, which memcpy must not be given even for 0 bytes.
+          if (init != v.initialValues.end() && !init->second.empty())
             std::memcpy(state.data() + f.offset, init->second.data(),
                         std::min<std::size_t>(init->second.size(), f.size));
           continue;

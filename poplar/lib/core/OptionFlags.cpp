@@ -1,5 +1,6 @@
 // OptionFlags lookup, JSON reading (nlohmann-json) and printing.
 #include "core/Errors.hpp"
+#include "support/BoundedJson.hpp"
 
 #include <poplar/OptionFlags.hpp>
 
@@ -57,8 +58,12 @@ StringRef OptionFlags::at(StringRef option) const {
 void readJSON(StringRef string, OptionFlags &flags) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(string.begin(), string.end());
-  } catch (const nlohmann::json::parse_error &e) {
+    if (!popsdk::support::parseBounded(std::string(string.begin(), string.end()),
+                                       nlohmann::json::input_format_t::json, doc))
+      detail::raise<parse_error>("readJSON: JSON options nested more than ",
+                                 popsdk::support::kMaxJsonDepth, " levels deep");
+  } catch (const nlohmann::json::exception &e) {
+    // parse_error, and out_of_range for a number beyond a double ("1e999").
     detail::raise<parse_error>("readJSON: malformed JSON options '", string, "': ", e.what());
   }
   readParsed(doc, flags);
@@ -67,8 +72,10 @@ void readJSON(StringRef string, OptionFlags &flags) {
 void readJSON(std::istream &stream, OptionFlags &flags) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(stream);
-  } catch (const nlohmann::json::parse_error &e) {
+    if (!popsdk::support::parseBounded(stream, nlohmann::json::input_format_t::json, doc))
+      detail::raise<parse_error>("readJSON: JSON options in stream nested more than ",
+                                 popsdk::support::kMaxJsonDepth, " levels deep");
+  } catch (const nlohmann::json::exception &e) {
     detail::raise<parse_error>("readJSON: malformed JSON options in stream: ", e.what());
   }
   readParsed(doc, flags);

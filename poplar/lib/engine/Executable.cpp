@@ -2,6 +2,7 @@
 // byte strings) followed by raw tile images.
 #include "compiler/CompiledGraph.hpp"
 #include "core/Errors.hpp"
+#include "support/BoundedJson.hpp"
 #include "support/CheckedMath.hpp"
 #include "target/TargetCheck.hpp"
 
@@ -373,7 +374,10 @@ Executable Executable::deserialize(std::istream &in) {
   auto cg = std::make_unique<CompiledGraph>();
   std::uint64_t numImages = 0;
   try {
-    auto j = nlohmann::json::from_cbor(cbor);
+    nlohmann::json j;
+    if (!popsdk::support::parseBounded(cbor, nlohmann::json::input_format_t::cbor, j))
+      raise<poplar_error>("Executable::deserialize: corrupt description: nested more than ",
+                          popsdk::support::kMaxJsonDepth, " levels deep");
     restore(j, *cg);
     numImages = j.at("numTileImages").get<std::uint64_t>();
   } catch (const nlohmann::json::exception &e) {

@@ -51,6 +51,20 @@ bool targetListNames(const std::string &list, const std::string &arch) {
   return false;
 }
 
+/// A state or worker stacks bigger than a tile's memory can never be placed; refused here,
+/// before the compiler would allocate the state's bytes on the host to lay it out.
+void checkFitsATile(const TargetDesc &target, const gp::Vertex &vertex, const std::string &origin) {
+  if (vertex.stateSize > target.bytesPerTile)
+    raise<graph_object_load_error>(
+        "Graph::addCodelets: vertex '", vertex.name, "' in '", origin, "' has a state of ",
+        vertex.stateSize, " bytes, more than a tile's ", target.bytesPerTile, " bytes of memory");
+  if (std::uint64_t(vertex.stackSize) * target.numWorkerContexts > target.bytesPerTile)
+    raise<graph_object_load_error>("Graph::addCodelets: vertex '", vertex.name, "' in '", origin,
+                                   "' needs a stack of ", vertex.stackSize, " bytes for each of ",
+                                   target.numWorkerContexts, " workers, more than a tile's ",
+                                   target.bytesPerTile, " bytes of memory");
+}
+
 void registerObject(GraphState &state, const std::string &origin, gp::GpFile file,
                     std::uint64_t hash) {
   for (auto h : state.codeletHashes)
@@ -75,6 +89,7 @@ void registerObject(GraphState &state, const std::string &origin, gp::GpFile fil
                                                                   : VertexKind::Vertex;
     info.codeletObject = index;
     info.vertexIndex = v;
+    checkFitsATile(state.target, vertex, origin);
     for (const auto &f : vertex.fields) {
       FieldInfo fi;
       fi.name = f.name;
