@@ -1,0 +1,45 @@
+// The memory map of a memory-checked run (debug.checkMemoryAccess): ranges sorted and merged
+// once per run, so that each access is one binary search.
+#include "interp/MemCheck.hpp"
+
+#include <algorithm>
+
+namespace poplar::interp {
+
+void AccessMap::clear() {
+  given_.clear();
+  loads_.clear();
+  stores_.clear();
+}
+
+void AccessMap::allow(std::uint32_t addr, std::uint32_t bytes, bool writable) {
+  if (bytes)
+    given_.push_back({addr, std::uint64_t(addr) + bytes, writable});
+}
+
+// Sorted, overlapping or touching ranges become one: an access may span two adjacent tensors
+// (both of them the vertex's) as hardware lets it.
+void AccessMap::merge(std::vector<Range> &ranges) {
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range &a, const Range &b) { return a.lo < b.lo; });
+  std::size_t n = 0;
+  for (const Range &r : ranges) {
+    if (n && r.lo <= ranges[n - 1].hi)
+      ranges[n - 1].hi = std::max(ranges[n - 1].hi, r.hi);
+    else
+      ranges[n++] = r;
+  }
+  ranges.resize(n);
+}
+
+void AccessMap::seal() {
+  loads_ = given_;
+  stores_.clear();
+  for (const Range &r : given_)
+    if (r.writable)
+      stores_.push_back(r);
+  merge(loads_);
+  merge(stores_);
+}
+
+} // namespace poplar::interp
