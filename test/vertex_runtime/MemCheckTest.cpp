@@ -101,6 +101,30 @@ void expectStray(const std::optional<std::string> &error, const std::string &typ
   EXPECT_TRUE(std::regex_match(*error, std::regex(pattern))) << *error;
 }
 
+/// Sets POPLAR_ENGINE_OPTIONS (unsets it for null) until the end of the scope. (The memcheck.*
+/// run of this suite sets it for the whole process.)
+class ScopedEngineOptions {
+public:
+  explicit ScopedEngineOptions(const char *value) {
+    if (const char *old = std::getenv(kName))
+      old_ = old;
+    if (value)
+      setenv(kName, value, 1);
+    else
+      unsetenv(kName);
+  }
+  ~ScopedEngineOptions() {
+    if (old_)
+      setenv(kName, old_->c_str(), 1);
+    else
+      unsetenv(kName);
+  }
+
+private:
+  static constexpr const char *kName = "POPLAR_ENGINE_OPTIONS";
+  std::optional<std::string> old_;
+};
+
 /// WritePastEnd on y (4 ints) with a neighbour z on the same tile.
 struct PastEnd : Checked {
   PastEnd() {
@@ -124,6 +148,7 @@ TEST(MemCheck, WritePastTheEndStopsBeforeTheStore) {
 // past y (here its neighbour z), and nothing reports it.
 TEST(MemCheck, OptionOffKeepsTheOldBehaviour) {
   PastEnd t;
+  ScopedEngineOptions none(nullptr);
   EXPECT_FALSE(t.run({}));
   EXPECT_EQ(t.read("y", 4), (std::vector<int>{1, 2, 3, 4}));
   EXPECT_EQ(t.read("z", 4), (std::vector<int>{5, 7, 7, 7})) << "z lies just past y";
@@ -132,18 +157,14 @@ TEST(MemCheck, OptionOffKeepsTheOldBehaviour) {
 // POPLAR_ENGINE_OPTIONS turns it on like any engine option, and the value is checked.
 TEST(MemCheck, OptionFromTheEnvironment) {
   PastEnd t;
-  const char *old = std::getenv("POPLAR_ENGINE_OPTIONS");
-  const std::string saved = old ? old : "";
-  setenv("POPLAR_ENGINE_OPTIONS", R"({"debug.checkMemoryAccess":"true"})", 1);
-  auto error = t.run({});
-  ASSERT_TRUE(error);
-  EXPECT_NE(error->find("stray access"), std::string::npos) << *error;
-  setenv("POPLAR_ENGINE_OPTIONS", R"({"debug.checkMemoryAccess":"sometimes"})", 1);
+  {
+    ScopedEngineOptions on(R"({"debug.checkMemoryAccess":"true"})");
+    auto error = t.run({});
+    ASSERT_TRUE(error);
+    EXPECT_NE(error->find("stray access"), std::string::npos) << *error;
+  }
+  ScopedEngineOptions bad(R"({"debug.checkMemoryAccess":"sometimes"})");
   EXPECT_THROW(Engine(t.graph, Execute(t.cs)), invalid_option);
-  if (old)
-    setenv("POPLAR_ENGINE_OPTIONS", saved.c_str(), 1);
-  else
-    unsetenv("POPLAR_ENGINE_OPTIONS");
 }
 
 // Memory-checked vertices run on the interpreter whatever the tier: the same error.
