@@ -69,8 +69,8 @@ RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, Wor
                   uint64_t budget, const AccessMap &access) {
   if (entryPc >= code.numWords)
     return badEntry(entryPc);
-  return detail::executeMemChecked(code, mem, state, detail::Cursor{entryPc, 0, budget, budget, 0},
-                                   access);
+  return detail::executeMemCheckedFast(code, mem, state,
+                                       detail::Cursor{entryPc, 0, budget, budget, 0}, access);
 }
 
 RunResult detail::executeFast(const DecodedCode &code, const TileMemory mem, WorkerState &state,

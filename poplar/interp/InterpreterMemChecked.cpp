@@ -1,5 +1,6 @@
-// The exact loop with every load and store checked against the vertex's memory map first
-// (debug.checkMemoryAccess, MemCheck.hpp): a whole run, from entry to exit, runs here.
+// The exact loop with every load and store checked against the vertex's memory map
+// (debug.checkMemoryAccess, MemCheck.hpp): finishes memory-checked runs whose budget is about
+// to run out.
 #include "interp/LoopState.hpp"
 #include "interp/MemCheck.hpp"
 

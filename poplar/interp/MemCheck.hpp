@@ -5,6 +5,7 @@
 #include "interp/Interpreter.hpp"
 #include "interp/Steps.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -20,7 +21,13 @@ public:
   void allow(std::uint32_t addr, std::uint32_t bytes, bool writable);
   // Sorts and merges what allow() added; call once before the run.
   void seal();
-  bool allows(std::uint32_t addr, std::uint32_t bytes, bool store) const {
+  // A merged range, [lo, lo + len), as the checked window caches it.
+  struct Hit {
+    std::uint32_t lo = 0, len = 0;
+  };
+  // Whether [addr, addr + bytes) may be loaded (or stored); if so, `hit` is the range that
+  // holds it.
+  bool find(std::uint32_t addr, std::uint32_t bytes, bool store, Hit &hit) const {
     const std::vector<Range> &ranges = store ? stores_ : loads_;
     const std::uint64_t end = std::uint64_t(addr) + bytes;
     // The last range that starts at or below addr is the only one that can hold the access.
@@ -32,7 +39,15 @@ public:
       else
         hi = mid;
     }
-    return lo > 0 && end <= ranges[lo - 1].hi;
+    if (lo == 0 || end > ranges[lo - 1].hi)
+      return false;
+    const Range &r = ranges[lo - 1];
+    hit = {r.lo, std::uint32_t(std::min<std::uint64_t>(r.hi - r.lo, 0xffffffffu))};
+    return true;
+  }
+  bool allows(std::uint32_t addr, std::uint32_t bytes, bool store) const {
+    Hit unused;
+    return find(addr, bytes, store, unused);
   }
 
 private:
@@ -47,36 +62,67 @@ private:
 
 namespace ops {
 
+// The tile window of a memory-checked run: an access must also be in the map or the live
+// stack [sp, stackHi). The range of the last load and of the last store that passed is kept,
+// so that a loop over one tensor costs two compares per access after its first.
+struct CheckedWindow : Window {
+  const AccessMap *map;
+  const std::uint32_t *sp;
+  std::uint32_t stackHi;
+  mutable AccessMap::Hit lastLoad, lastStore;
+
+  bool may(std::uint32_t addr, std::uint32_t n, bool store) const {
+    AccessMap::Hit &h = store ? lastStore : lastLoad;
+    const std::uint32_t at = addr - h.lo;
+    if (__builtin_expect(at < h.len && n <= h.len - at, 1))
+      return true;
+    if (addr >= *sp && std::uint64_t(addr) + n <= stackHi)
+      return true;
+    return map->find(addr, n, store, h);
+  }
+};
+
+inline CheckedWindow checkedWindow(const TileMemory &m, const AccessMap &map,
+                                   const WorkerState &st) {
+  return {window(m), &map, &st.regs[isa::kRegSp], st.stackHi, {}, {}};
+}
+
+// inWindow for a checked run: in the tile, aligned, and the run's to load (or store).
+template <unsigned K> inline bool inWindow(const CheckedWindow &w, std::uint32_t addr) {
+  return inWindow<K>(static_cast<const Window &>(w), addr) && w.may(addr, 1u << K, false);
+}
+template <unsigned K> inline bool inWindowStore(const CheckedWindow &w, std::uint32_t addr) {
+  return inWindow<K>(static_cast<const Window &>(w), addr) && w.may(addr, 1u << K, true);
+}
+
 // One memory access an instruction is about to make, aligned to `align`.
 struct Access {
   std::uint32_t addr = 0, bytes = 0, align = 1;
   bool store = false;
 };
 
-// The accesses `d` is about to make with registers R (AMP passes: their whole span), at most
-// two; 0 for an instruction that touches no memory or that traps on its operands first (a bad
-// AMP shape, a misaligned stride).
-// `print` is checked inside printFormatted, which knows what the format string reads.
-inline unsigned accessesOf(const DecodedInsn &d, const std::uint32_t *R, const WorkerState &st,
-                           Access out[2]) {
+// The access a load or store instruction makes at `addr`; false for other instructions.
+inline bool loadStoreAccess(std::uint16_t plainOp, std::uint32_t addr, Access &a) {
+  if (plainOp >= isa::kNumOpcodes)
+    return false;
+  const auto format = isa::info(static_cast<isa::Opcode>(plainOp)).format;
+  const bool store = format == isa::Format::Store || format == isa::Format::StorePost;
+  if (!store && format != isa::Format::Load && format != isa::Format::LoadPost)
+    return false;
+  const std::uint32_t size = accessAlign(plainOp);
+  a = {addr, size, size, store};
+  return true;
+}
+
+// The accesses an AMP instruction `d` is about to make with registers R (a pass: its whole
+// input and output spans), at most two; 0 for other instructions and for one that traps on its
+// operands first (a bad shape, a misaligned stride). Loads and stores are checked through
+// CheckedWindow, `print` inside printFormatted.
+inline unsigned ampAccessesOf(const DecodedInsn &d, const std::uint32_t *R, const WorkerState &st,
+                              Access out[2]) {
   if (d.plainOp >= isa::kNumOpcodes)
     return 0;
   const auto op = static_cast<isa::Opcode>(d.plainOp);
-  switch (isa::info(op).format) {
-  case isa::Format::Load:
-  case isa::Format::Store:
-  case isa::Format::LoadPost:
-  case isa::Format::StorePost: {
-    const auto format = isa::info(op).format;
-    const bool post = format == isa::Format::LoadPost || format == isa::Format::StorePost;
-    const std::uint32_t size = accessAlign(d.plainOp);
-    out[0] = {post ? R[d.ra] : R[d.ra] + d.imm, size, size,
-              format == isa::Format::Store || format == isa::Format::StorePost};
-    return 1;
-  }
-  default:
-    break;
-  }
   switch (op) {
   case isa::Opcode::Ampwf32:
     out[0] = {R[d.ra], 64, 4, false};
