@@ -14,6 +14,7 @@
 #include <fstream>
 #include <optional>
 #include <regex>
+#include <sstream>
 
 using namespace popsdk::test;
 using namespace poplar;
@@ -142,6 +143,23 @@ TEST(MemCheck, WritePastTheEndStopsBeforeTheStore) {
               "4 bytes past the end of Output field 'out' (tensor 'y', 16 bytes)", "past-end");
   EXPECT_EQ(t.read("y", 4), (std::vector<int>{1, 2, 3, 4})) << "the legal stores landed";
   EXPECT_EQ(t.read("z", 4), (std::vector<int>{7, 7, 7, 7})) << "the neighbour is untouched";
+}
+
+// The field regions travel in a serialised executable: the same error after a round trip.
+TEST(MemCheck, SameErrorFromASerialisedExecutable) {
+  PastEnd t;
+  auto direct = t.run();
+  ASSERT_TRUE(direct);
+  std::stringstream bytes;
+  compileGraph(t.graph, {Execute(t.cs)}).serialize(bytes);
+  Engine engine(Executable::deserialize(bytes), kChecked);
+  engine.load(t.device);
+  try {
+    engine.run(0);
+    ADD_FAILURE() << "no error";
+  } catch (const application_runtime_error &e) {
+    EXPECT_EQ(std::string(e.what()), *direct);
+  }
 }
 
 // Without the option the vertex runs as on hardware: the stray store lands in whatever lies
