@@ -42,4 +42,36 @@ void AccessMap::seal() {
   merge(stores_);
 }
 
+namespace ops {
+
+bool RecentRanges::find(std::uint32_t addr, std::uint32_t n) {
+  for (unsigned i = 2; i < kSize; ++i)
+    if (holds(hits[i], addr, n)) {
+      const AccessMap::Hit h = hits[i];
+      std::copy_backward(hits, hits + i, hits + i + 1);
+      hits[0] = h;
+      return true;
+    }
+  return false;
+}
+
+void RecentRanges::add(const AccessMap::Hit &h) {
+  std::copy_backward(hits, hits + kSize - 1, hits + kSize);
+  hits[0] = h;
+}
+
+bool CheckedWindow::mayMiss(std::uint32_t addr, std::uint32_t n, bool store) const {
+  RecentRanges &recent = store ? stores : loads;
+  if (recent.find(addr, n))
+    return true;
+  if (addr >= *sp && std::uint64_t(addr) + n <= stackHi)
+    return true;
+  AccessMap::Hit h;
+  if (!map->find(addr, n, store, h))
+    return false;
+  recent.add(h);
+  return true;
+}
+
+} // namespace ops
 } // namespace poplar::interp

@@ -62,24 +62,39 @@ private:
 
 namespace ops {
 
+// The last few ranges that held an access, most recent first: a loop over up to four tensors
+// (an element-wise vertex reads two or three, writes one) finds its range without a search.
+struct RecentRanges {
+  static constexpr unsigned kSize = 4;
+  AccessMap::Hit hits[kSize] = {};
+  static bool holds(const AccessMap::Hit &h, std::uint32_t addr, std::uint32_t n) {
+    const std::uint32_t at = addr - h.lo;
+    return at < h.len && n <= h.len - at;
+  }
+  // Moves the range that holds the access to the front; false if none does. (The caller has
+  // looked at the first two.)
+  bool find(std::uint32_t addr, std::uint32_t n);
+  void add(const AccessMap::Hit &h);
+};
+
 // The tile window of a memory-checked run: an access must also be in the map or the live
-// stack [sp, stackHi). The range of the last load and of the last store that passed is kept,
-// so that a loop over one tensor costs two compares per access after its first.
+// stack [sp, stackHi). The check inline is the two most recent ranges: a loop over one or two
+// tensors, such as an rpt kernel's, pays two to four compares; the rest is out of line.
 struct CheckedWindow : Window {
   const AccessMap *map;
   const std::uint32_t *sp;
   std::uint32_t stackHi;
-  mutable AccessMap::Hit lastLoad, lastStore;
+  mutable RecentRanges loads, stores;
 
   bool may(std::uint32_t addr, std::uint32_t n, bool store) const {
-    AccessMap::Hit &h = store ? lastStore : lastLoad;
-    const std::uint32_t at = addr - h.lo;
-    if (__builtin_expect(at < h.len && n <= h.len - at, 1))
+    const RecentRanges &recent = store ? stores : loads;
+    if (__builtin_expect(RecentRanges::holds(recent.hits[0], addr, n), 1) ||
+        RecentRanges::holds(recent.hits[1], addr, n))
       return true;
-    if (addr >= *sp && std::uint64_t(addr) + n <= stackHi)
-      return true;
-    return map->find(addr, n, store, h);
+    return mayMiss(addr, n, store);
   }
+  // The other recent ranges, the live stack, then the map.
+  __attribute__((noinline)) bool mayMiss(std::uint32_t addr, std::uint32_t n, bool store) const;
 };
 
 inline CheckedWindow checkedWindow(const TileMemory &m, const AccessMap &map,
