@@ -110,6 +110,34 @@ template <unsigned K> inline bool inWindowStore(const CheckedWindow &w, std::uin
   return inWindow<K>(static_cast<const Window &>(w), addr) && w.may(addr, 1u << K, true);
 }
 
+// Whether all n accesses of 4 bytes at p, p + stride, ... are in one range the run may load
+// from (or store to).
+inline bool streamAllowed(const CheckedWindow &w, std::uint32_t p, std::int32_t stride,
+                          std::uint64_t n, bool store) {
+  const std::int64_t last = std::int64_t(p) + std::int64_t(stride) * std::int64_t(n - 1);
+  const std::int64_t lo = std::min<std::int64_t>(p, last), hi = std::max<std::int64_t>(p, last) + 4;
+  return lo >= 0 && hi <= 0xffffffffll && w.may(std::uint32_t(lo), std::uint32_t(hi - lo), store);
+}
+
+// Whether every access a whole rpt kernel (RptKernels.hpp) makes over n >= 1 iterations of
+// `body` is the run's, so that it may run with the unchecked window.
+inline bool kernelAllowed(RptKernel kernel, const DecodedInsn *body, std::uint64_t n,
+                          const std::uint32_t *R, const CheckedWindow &w) {
+  if (n > 0x7fffffffu)
+    return false;
+  auto stream = [&](const DecodedInsn &ld) {
+    return streamAllowed(w, R[ld.ra], std::int32_t(ld.imm), n, false);
+  };
+  switch (kernel) {
+  case RptKernel::Sum:
+    return stream(body[0]);
+  case RptKernel::SumStore:
+    return stream(body[0]) && streamAllowed(w, R[body[2].ra] + body[2].imm, 0, 1, true);
+  default:
+    return stream(body[0]) && stream(body[1]);
+  }
+}
+
 // One memory access an instruction is about to make, aligned to `align`.
 struct Access {
   std::uint32_t addr = 0, bytes = 0, align = 1;

@@ -76,6 +76,33 @@ TEST(MemCheckLoop, TheLiveStackMovesWithSp) {
   EXPECT_EQ(m.run("ld32 r1, [sp+0]\nexit zero").trap, Trap::OutOfBounds) << "sp is the top";
 }
 
+// A whole-rpt kernel (sum, dot) runs unchecked when its whole span is allowed, and checked
+// otherwise: the stray iteration stops it at the load's pc, with what came before done.
+TEST(MemCheckLoop, RptKernelsStopAtTheStrayIteration) {
+  for (const char *body : {"ld32p r6, [r10+=4]\nfadd r9, r9, r6",
+                           "ld32p r6, [r10+=4]\nld32p r7, [r14+=4]\nfma r9, r6, r7, r9"}) {
+    SCOPED_TRACE(body);
+    const unsigned len = std::string(body).find("fma") != std::string::npos ? 3 : 2;
+    for (unsigned count : {8u, 16u, 17u}) {
+      Checked m;
+      const std::string text = "movi r22, " + std::to_string(count) + "\nrpt r22, " +
+                               std::to_string(len) + "\n" + body + "\nexit r9\n";
+      ASSERT_GE(interp::decodeCode(assembleOrDie(text)).insns[1].op, interp::kOpFirstKernel);
+      m.r(10) = kBase; // 16 words allowed: [kBase, kBase + 64)
+      m.r(14) = kBase;
+      RunResult r = m.run(text);
+      if (count <= 16) {
+        EXPECT_EQ(r.trap, Trap::None) << count;
+        continue;
+      }
+      EXPECT_EQ(r.trap, Trap::StrayAccess);
+      EXPECT_EQ(r.address, kBase + 64);
+      EXPECT_EQ(r.pc, 2u) << "the first load of the body";
+      EXPECT_EQ(m.r(10), kBase + 64) << "16 iterations done";
+    }
+  }
+}
+
 // An AMP pass is checked over its whole span, before anything is written.
 TEST(MemCheckLoop, AmpPassesAreCheckedOverTheirSpan) {
   Checked m;
