@@ -7,7 +7,9 @@
 // code by libpoplar_native.so), and the same compute() natively over host arrays. Counters, all
 // from thread CPU time (median of batches, so a busy machine's preemptions stay out):
 // interp_ns, tier_ns and native_ns (one compute, all workers), ratio = interp_ns / native_ns,
-// tier_ratio = tier_ns / native_ns, jit_ms (the native tier's compile of the vertex), cycles
+// tier_ratio = tier_ns / native_ns, memcheck_ns and memcheck_ratio = memcheck_ns / interp_ns
+// (the memory-checked loop of debug.checkMemoryAccess, with the vertex's arrays, state and data
+// as its map), jit_ms (the native tier's compile of the vertex), cycles
 // (simulated thread cycles, summed over workers), insns and insns_per_elem (interpreted
 // instructions), ns_per_insn. POPSDK_BENCH_GP=<file.gp> runs another build of the vertices.
 // Before timing, each vertex also runs through the Engine on test/support's VertexTester (the
@@ -15,6 +17,7 @@
 #include "VertexTester.hpp"
 #include "gp/GpFile.hpp"
 #include "interp/Interpreter.hpp"
+#include "interp/MemCheck.hpp"
 #include "interp/NativeTier.hpp"
 
 #include <benchmark/benchmark.h>
@@ -133,6 +136,7 @@ public:
       throw std::runtime_error("no vertex " + vertexName + " in the .gp");
     std::memcpy(memory_.data(), c.file.data.data(), c.file.data.size());
     dataAddress_ = isa::kTileMemoryBase;
+    access_.allow(dataAddress_, std::uint32_t(c.file.data.size()), true);
     std::vector<std::uint8_t> code = c.file.code;
     for (const auto &r : c.file.relocations)
       if (r.section == gp::Section::Code) {
@@ -177,12 +181,19 @@ public:
     return native_->compileSeconds();
   }
 
-  /// Runs the vertex once (on every worker for a MultiVertex), interpreted or on the native
-  /// tier, reusing one worker state as the Engine does; sums cycles and instructions.
-  interp::RunResult run(bool onNativeTier = false) {
+  enum class Mode { Interpreted, NativeTier, MemChecked };
+  /// Runs the vertex once (on every worker for a MultiVertex), interpreted, on the native tier
+  /// or memory-checked, reusing one worker state as the Engine does; sums cycles and
+  /// instructions.
+  interp::RunResult run(Mode mode = Mode::Interpreted) {
     unsigned workers = vertex_->kind == gp::VertexKind::MultiVertex ? 6 : 1;
-    if (!stacks_)
-      stacks_ = allocate(workers * kStackBytes);
+    if (!stacks_) {
+      stacks_ = next_ + isa::kTileMemoryBase; // not in the map: the live stack is checked apart
+      next_ = align(next_ + workers * kStackBytes, 64);
+      if (next_ > kBytes)
+        throw std::runtime_error("benchmark tile memory exhausted");
+      access_.seal();
+    }
     interp::TileMemory mem{isa::kTileMemoryBase, memory_.data(), kBytes};
     interp::RunResult total;
     for (unsigned w = 0; w < workers; ++w) {
@@ -192,8 +203,11 @@ public:
       launch.stackBase = stacks_ + w * kStackBytes;
       launch.stackSize = kStackBytes;
       launch.globals = dataAddress_;
-      interp::RunResult r = interp::run(code_, vertex_->entry, mem, launch, scratch_,
-                                        onNativeTier ? native_.get() : nullptr);
+      interp::RunResult r =
+          mode == Mode::MemChecked
+              ? interp::runChecked(code_, vertex_->entry, mem, launch, scratch_, access_)
+              : interp::run(code_, vertex_->entry, mem, launch, scratch_,
+                            mode == Mode::NativeTier ? native_.get() : nullptr);
       if (r.trap != interp::Trap::None || r.result == 0)
         throw std::runtime_error(std::string("vertex ") + vertex_->name + " failed: " +
                                  interp::trapName(r.trap) + " at pc " + std::to_string(r.pc));
@@ -205,11 +219,13 @@ public:
 
 private:
   static std::uint32_t align(std::uint32_t x, std::uint32_t a) { return (x + a - 1) / a * a; }
+  /// Bytes for the vertex's state or an array: memory it may access.
   std::uint32_t allocate(std::uint32_t bytes) {
     std::uint32_t offset = next_;
     next_ = align(next_ + bytes, 64);
     if (next_ > kBytes)
       throw std::runtime_error("benchmark tile memory exhausted");
+    access_.allow(isa::kTileMemoryBase + offset, bytes, true);
     return isa::kTileMemoryBase + offset;
   }
   std::uint8_t *at(std::uint32_t address) {
@@ -227,6 +243,7 @@ private:
   interp::DecodedCode code_;
   std::unique_ptr<interp::NativeCode> native_;
   interp::WorkerState scratch_;
+  interp::AccessMap access_;
   std::uint32_t dataAddress_ = 0, next_ = 0, state_ = 0, stacks_ = 0;
 };
 
@@ -278,15 +295,23 @@ void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sam
     return;
   }
   const double compileSeconds = tile.compileNative();
-  const interp::RunResult onTier = tile.run(true);
+  const interp::RunResult onTier = tile.run(Tile::Mode::NativeTier);
   if (!sameResults() || onTier.cycles != r.cycles || onTier.instructions != r.instructions) {
     state.SkipWithError("the native tier's results or cycles differ from the interpreter's");
+    return;
+  }
+  const interp::RunResult checked = tile.run(Tile::Mode::MemChecked);
+  if (!sameResults() || checked.cycles != r.cycles || checked.instructions != r.instructions) {
+    state.SkipWithError("the memory-checked run's results or cycles differ");
     return;
   }
   for (auto _ : state)
     benchmark::DoNotOptimize(tile.run().cycles);
   double interpNs = medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run().cycles); });
-  double tierNs = medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run(true).cycles); });
+  double tierNs =
+      medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run(Tile::Mode::NativeTier).cycles); });
+  double checkedNs =
+      medianNsPerCall([&] { benchmark::DoNotOptimize(tile.run(Tile::Mode::MemChecked).cycles); });
   double nativeNs = medianNsPerCall([&] {
     benchmark::DoNotOptimize(native());
     benchmark::ClobberMemory();
@@ -296,6 +321,8 @@ void measure(benchmark::State &state, Tile &tile, Native &&native, Compare &&sam
   state.counters["native_ns"] = nativeNs;
   state.counters["ratio"] = interpNs / nativeNs;
   state.counters["tier_ratio"] = tierNs / nativeNs;
+  state.counters["memcheck_ns"] = checkedNs;
+  state.counters["memcheck_ratio"] = checkedNs / interpNs;
   state.counters["jit_ms"] = compileSeconds * 1e3;
   state.counters["cycles"] = double(r.cycles);
   state.counters["insns"] = double(r.instructions);

@@ -31,6 +31,8 @@ const char *trapName(Trap trap) {
     return "trap instruction";
   case Trap::AssertionFailed:
     return "assertion failed";
+  case Trap::StrayAccess:
+    return "stray access";
   }
   return "unknown trap";
 }
@@ -43,16 +45,32 @@ Dispatch defaultDispatch() {
 #endif
 }
 
+namespace {
+
+// The trap of an entry pc outside the code.
+RunResult badEntry(uint32_t entryPc) {
+  RunResult res;
+  res.trap = Trap::BadJump;
+  res.pc = entryPc;
+  return res;
+}
+
+} // namespace
+
 RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,
                   uint64_t budget, Dispatch dispatch) {
-  if (entryPc >= code.numWords) {
-    RunResult res;
-    res.trap = Trap::BadJump;
-    res.pc = entryPc;
-    return res;
-  }
+  if (entryPc >= code.numWords)
+    return badEntry(entryPc);
   return detail::executeFast(code, mem, state, detail::Cursor{entryPc, 0, budget, budget, 0},
                              dispatch);
+}
+
+RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,
+                  uint64_t budget, const AccessMap &access) {
+  if (entryPc >= code.numWords)
+    return badEntry(entryPc);
+  return detail::executeMemCheckedFast(code, mem, state,
+                                       detail::Cursor{entryPc, 0, budget, budget, 0}, access);
 }
 
 RunResult detail::executeFast(const DecodedCode &code, const TileMemory mem, WorkerState &state,
@@ -64,8 +82,10 @@ RunResult detail::executeFast(const DecodedCode &code, const TileMemory mem, Wor
   return executeSwitch(code, mem, state, cur);
 }
 
-RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &state, const NativeCode *native) {
+namespace {
+
+// The calling convention (Interpreter.hpp) in `state`.
+void enter(const DecodedCode &code, const Launch &launch, WorkerState &state) {
   std::fill(std::begin(state.regs), std::end(state.regs), 0u);
   if (code.usesAmp) {
     std::fill(std::begin(state.acc), std::end(state.acc), 0.0f);
@@ -80,9 +100,22 @@ RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const L
   state.regs[isa::kRegGp] = launch.globals;
   state.regs[isa::kRegSp] = state.stackHi;
   state.regs[isa::kRegLr] = isa::kExitLr;
+}
+
+} // namespace
+
+RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
+              WorkerState &state, const NativeCode *native) {
+  enter(code, launch, state);
   if (native)
     return executeNative(*native, code, entryPc, mem, state, launch.budget);
   return execute(code, entryPc, mem, state, launch.budget);
+}
+
+RunResult runChecked(const DecodedCode &code, uint32_t entryPc, TileMemory mem,
+                     const Launch &launch, WorkerState &state, const AccessMap &access) {
+  enter(code, launch, state);
+  return execute(code, entryPc, mem, state, launch.budget, access);
 }
 
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch) {

@@ -34,6 +34,8 @@ enum class Trap : uint8_t {
   StackOverflow,   // spadd moved sp outside the stack region
   Explicit,        // a `trap imm` instruction (RunResult::result = imm)
   AssertionFailed, // `trap isa::kTrapAssertion`: a codelet's assert() failed
+  StrayAccess,     // a memory-checked run (runChecked) accessed memory its AccessMap does not
+                   // give it; RunResult::address/accessBytes/accessStore say what; nothing done
 };
 const char *trapName(Trap trap);
 
@@ -43,7 +45,9 @@ struct RunResult {
   uint64_t cycles = 0;       // thread cycles from Opcodes.def, including a trapping instruction
   uint64_t instructions = 0; // instructions issued, including a trapping one (not one over budget)
   uint32_t result = 0;       // exit value (nonzero = true), or the imm of `trap`
-  uint32_t address = 0;      // faulting address for OutOfBounds / Misaligned
+  uint32_t address = 0;      // faulting address for OutOfBounds / Misaligned / StrayAccess
+  uint32_t accessBytes = 0;  // StrayAccess: bytes of the access (an AMP pass: its whole span)
+  bool accessStore = false;  // StrayAccess: a store (else a load)
 };
 
 // Registers and AMP state of one worker context; execute() reads and updates it in place.
@@ -89,8 +93,18 @@ class NativeCode;
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
               WorkerState &scratch, const NativeCode *native = nullptr);
 
+class AccessMap;
+// As run() with `scratch`, on the memory-checked loop: every load and store is checked against
+// `access` and the worker's live stack before it is made (MemCheck.hpp), and one that is in
+// neither stops the run with Trap::StrayAccess. Results are otherwise those of run().
+RunResult runChecked(const DecodedCode &code, uint32_t entryPc, TileMemory mem,
+                     const Launch &launch, WorkerState &scratch, const AccessMap &access);
+
 // Runs from `entryPc` with `state` as it is (tests set registers directly).
 RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,
                   uint64_t budget, Dispatch dispatch = defaultDispatch());
+// As above on the memory-checked loop (runChecked).
+RunResult execute(const DecodedCode &code, uint32_t entryPc, TileMemory mem, WorkerState &state,
+                  uint64_t budget, const AccessMap &access);
 
 } // namespace poplar::interp

@@ -19,6 +19,10 @@ struct Cursor {
 RunResult executeGoto(const DecodedCode &, const TileMemory, WorkerState &, Cursor);
 RunResult executeSwitch(const DecodedCode &, const TileMemory, WorkerState &, Cursor);
 RunResult executeChecked(const DecodedCode &, const TileMemory, WorkerState &, Cursor);
+RunResult executeMemChecked(const DecodedCode &, const TileMemory, WorkerState &, Cursor,
+                            const AccessMap &);
+RunResult executeMemCheckedFast(const DecodedCode &, const TileMemory, WorkerState &, Cursor,
+                                const AccessMap &);
 // The fast loop of `dispatch` from `cur` (execute() and the native tier's hand-over).
 RunResult executeFast(const DecodedCode &, const TileMemory, WorkerState &, Cursor, Dispatch);
 

@@ -30,20 +30,25 @@ void emit(std::string_view text) {
   }
 }
 
-/// Reads tile memory for one print, remembering the first address that is out of the window.
+/// Reads tile memory for one print, remembering the first address that is out of the window
+/// (or, with a check, that the run may not read).
 class Reader {
 public:
-  explicit Reader(const TileMemory &mem) : mem_(mem) {}
+  Reader(const TileMemory &mem, detail::PrintReadCheck *check) : mem_(mem), check_(check) {}
 
   bool byte(std::uint32_t addr, char &c) {
     if (addr < mem_.base || addr - mem_.base >= mem_.size)
       return fault(addr);
+    if (check_ && !check_->mayRead(addr, 1))
+      return stray(addr);
     c = char(mem_.data[addr - mem_.base]);
     return true;
   }
   bool word(std::uint32_t addr, std::uint32_t &w) {
     if (mem_.size < 4 || addr < mem_.base || addr - mem_.base > mem_.size - 4)
       return fault(addr);
+    if (check_ && !check_->mayRead(addr, 4))
+      return stray(addr);
     std::memcpy(&w, mem_.data + (addr - mem_.base), 4);
     return true;
   }
@@ -63,7 +68,12 @@ private:
     faultAddress = addr;
     return false;
   }
+  bool stray(std::uint32_t addr) {
+    check_->stray = true;
+    return fault(addr);
+  }
   const TileMemory &mem_;
+  detail::PrintReadCheck *check_;
 };
 
 template <typename T> void append(std::string &out, const std::string &spec, T value) {
@@ -83,8 +93,8 @@ void setPrintSink(std::function<void(std::string_view)> s) {
 namespace detail {
 
 bool printFormatted(const TileMemory &mem, std::uint32_t format, std::uint32_t args,
-                    std::uint32_t &written, std::uint32_t &faultAddress) {
-  Reader in(mem);
+                    std::uint32_t &written, std::uint32_t &faultAddress, PrintReadCheck *check) {
+  Reader in(mem, check);
   std::string fmt, out;
   auto next = [&](std::uint32_t &w) {
     bool ok = in.word(args, w);

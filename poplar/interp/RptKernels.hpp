@@ -16,15 +16,15 @@
 namespace poplar::interp::ops {
 
 // `ld32p X,[P+=s]; fadd A,A,X` then, if kStore, `st32 A,[Q+imm]`. Returns n if no fault.
-template <bool kStore>
-inline uint64_t rptSum(const DecodedInsn *b, uint64_t n, Regs R, const Window &w, uint32_t &addr,
+template <bool kStore, class W>
+inline uint64_t rptSum(const DecodedInsn *b, uint64_t n, Regs R, const W &w, uint32_t &addr,
                        uint32_t &step) {
   const DecodedInsn &ld = b[0], &add = b[1];
   uint32_t p = R[ld.ra], x = R[ld.rd];
   const uint32_t s = ld.imm;
   float acc = f(R[add.rd]);
   const uint32_t out = kStore ? R[b[2].ra] + b[2].imm : 0;
-  const bool outOk = !kStore || inWindow<2>(w, out);
+  const bool outOk = !kStore || inWindowStore<2>(w, out);
   bool added = false;
   uint64_t i = 0;
   for (; i < n; ++i) {
@@ -52,8 +52,8 @@ inline uint64_t rptSum(const DecodedInsn *b, uint64_t n, Regs R, const Window &w
 }
 
 // `ld32p X,[P+=s]; ld32p Y,[Q+=t]` then `fmul M,X,Y; fadd A,A,M`, or (kFma) `fma A,X,Y,A`.
-template <bool kFma>
-inline uint64_t rptDot(const DecodedInsn *b, uint64_t n, Regs R, const Window &w, uint32_t &addr,
+template <bool kFma, class W>
+inline uint64_t rptDot(const DecodedInsn *b, uint64_t n, Regs R, const W &w, uint32_t &addr,
                        uint32_t &step) {
   const DecodedInsn &la = b[0], &lb = b[1], &acc0 = b[kFma ? 2 : 3];
   uint32_t p = R[la.ra], q = R[lb.ra], x = R[la.rd], y = R[lb.rd];

@@ -39,6 +39,12 @@ template <unsigned K> inline bool inWindow(const Window &w, uint32_t addr) {
   return int64_t(uint32_t(r - w.lo[K])) <= w.span[K];
 }
 
+// A store's check: the same as a load's here; a memory-checked window (MemCheck.hpp) also
+// asks whether the address is writable.
+template <unsigned K> inline bool inWindowStore(const Window &w, uint32_t addr) {
+  return inWindow<K>(w, addr);
+}
+
 template <typename T> inline T load(const Window &w, uint32_t addr) {
   T v;
   std::memcpy(&v, w.data + (addr - w.base), sizeof(T));
@@ -79,14 +85,14 @@ inline uint32_t accessAlign(uint16_t op) {
 // forms update ra before writing rd, so rd wins when they are the same register.
 using Regs = uint32_t *;
 
-inline bool stepLd32(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepLd32(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra] + d.imm;
   if (!inWindow<2>(w, addr))
     return false;
   R[d.rd] = load<uint32_t>(w, addr);
   return true;
 }
-inline bool stepLd32p(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepLd32p(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra];
   if (!inWindow<2>(w, addr))
     return false;
@@ -94,14 +100,14 @@ inline bool stepLd32p(const DecodedInsn &d, Regs R, const Window &w, uint32_t &a
   R[d.rd] = load<uint32_t>(w, addr);
   return true;
 }
-inline bool stepLdh(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepLdh(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra] + d.imm;
   if (!inWindow<1>(w, addr))
     return false;
   R[d.rd] = htof(load<uint16_t>(w, addr));
   return true;
 }
-inline bool stepLdhp(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepLdhp(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra];
   if (!inWindow<1>(w, addr))
     return false;
@@ -109,50 +115,50 @@ inline bool stepLdhp(const DecodedInsn &d, Regs R, const Window &w, uint32_t &ad
   R[d.rd] = htof(load<uint16_t>(w, addr));
   return true;
 }
-inline bool stepSt32(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepSt32(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra] + d.imm;
-  if (!inWindow<2>(w, addr))
+  if (!inWindowStore<2>(w, addr))
     return false;
   store<uint32_t>(w, addr, R[d.rb]);
   return true;
 }
-inline bool stepSt32p(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepSt32p(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra];
-  if (!inWindow<2>(w, addr))
+  if (!inWindowStore<2>(w, addr))
     return false;
   store<uint32_t>(w, addr, R[d.rb]);
   R[d.ra] += d.imm;
   return true;
 }
-inline bool stepSthp(const DecodedInsn &d, Regs R, const Window &w, uint32_t &addr) {
+template <class W> inline bool stepSthp(const DecodedInsn &d, Regs R, const W &w, uint32_t &addr) {
   addr = R[d.ra];
-  if (!inWindow<1>(w, addr))
+  if (!inWindowStore<1>(w, addr))
     return false;
   store<uint16_t>(w, addr, uint16_t(ftoh(R[d.rb])));
   R[d.ra] += d.imm;
   return true;
 }
-inline bool stepFadd(const DecodedInsn &d, Regs R, const Window &, uint32_t &) {
+template <class W> inline bool stepFadd(const DecodedInsn &d, Regs R, const W &, uint32_t &) {
   R[d.rd] = un(f(R[d.ra]) + f(R[d.rb]));
   return true;
 }
-inline bool stepFmul(const DecodedInsn &d, Regs R, const Window &, uint32_t &) {
+template <class W> inline bool stepFmul(const DecodedInsn &d, Regs R, const W &, uint32_t &) {
   R[d.rd] = un(f(R[d.ra]) * f(R[d.rb]));
   return true;
 }
-inline bool stepFma(const DecodedInsn &d, Regs R, const Window &, uint32_t &) {
+template <class W> inline bool stepFma(const DecodedInsn &d, Regs R, const W &, uint32_t &) {
   R[d.rd] = un(std::fma(f(R[d.ra]), f(R[d.rb]), f(R[d.rc])));
   return true;
 }
-inline bool stepFtoh(const DecodedInsn &d, Regs R, const Window &, uint32_t &) {
+template <class W> inline bool stepFtoh(const DecodedInsn &d, Regs R, const W &, uint32_t &) {
   R[d.rd] = ftoh(R[d.ra]);
   return true;
 }
-inline bool stepHtof(const DecodedInsn &d, Regs R, const Window &, uint32_t &) {
+template <class W> inline bool stepHtof(const DecodedInsn &d, Regs R, const W &, uint32_t &) {
   R[d.rd] = htof(R[d.ra] & 0xffff);
   return true;
 }
-inline bool stepAddi(const DecodedInsn &d, Regs R, const Window &, uint32_t &) {
+template <class W> inline bool stepAddi(const DecodedInsn &d, Regs R, const W &, uint32_t &) {
   R[d.rd] = R[d.ra] + d.imm;
   return true;
 }

@@ -350,6 +350,19 @@ TEST(Differential, RandomProgramsMatchReference) {
         expectSameState(ref, st, mem, what);
       }
     }
+    // The memory-checked loop with the whole memory allowed: the same run.
+    {
+      const auto code = interp::decodeCode(words);
+      interp::AccessMap all;
+      all.allow(kBase, kMemSize, true);
+      all.seal();
+      interp::WorkerState st = st0;
+      std::vector<uint8_t> mem = mem0;
+      const RunResult got =
+          interp::execute(code, 0, {kBase, mem.data(), kMemSize}, st, budget, all);
+      expectSame(want, got, "memory-checked");
+      expectSameState(ref, st, mem, "memory-checked");
+    }
     // The native tier on every fourth program (a JIT compile each), alone or handing over to
     // the interpreter at one opcode.
     if (iter % 4 == 0) {

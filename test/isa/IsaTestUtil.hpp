@@ -3,6 +3,7 @@
 #pragma once
 
 #include "interp/Interpreter.hpp"
+#include "interp/MemCheck.hpp"
 #include "interp/NativeTier.hpp"
 #include "isa/Asm.hpp"
 #include "isa/Half.hpp"
@@ -45,14 +46,21 @@ compileNativeOrFail(const interp::DecodedCode &code, uint32_t entry = 0,
   return native;
 }
 
-// Where a test program runs: one of the interpreter's two dispatchers, or the native tier
-// (which hands what it does not translate to the computed-goto dispatcher).
-enum class Tier { Goto, Switch, Native };
+// Where a test program runs: one of the interpreter's two dispatchers, the native tier (which
+// hands what it does not translate to the computed-goto dispatcher), or the memory-checked
+// loop with the whole tile memory allowed (so it must behave as the others).
+enum class Tier { Goto, Switch, Native, MemChecked };
 
 // execute() on `tier`. An entry outside the code never reaches native code (the run traps
 // BadJump first), so the native tier is compiled at pc 0 for it.
 inline RunResult executeOn(Tier tier, const interp::DecodedCode &code, uint32_t entry,
                            interp::TileMemory mem, interp::WorkerState &state, uint64_t budget) {
+  if (tier == Tier::MemChecked) {
+    interp::AccessMap all;
+    all.allow(mem.base, mem.size, true);
+    all.seal();
+    return interp::execute(code, entry, mem, state, budget, all);
+  }
   if (tier != Tier::Native)
     return interp::execute(code, entry, mem, state, budget,
                            tier == Tier::Goto ? Dispatch::ComputedGoto : Dispatch::Switch);
@@ -91,8 +99,18 @@ struct Machine {
 };
 
 inline const char *tierName(const testing::TestParamInfo<Tier> &info) {
-  return info.param == Tier::Goto ? "Goto" : info.param == Tier::Switch ? "Switch" : "Native";
+  switch (info.param) {
+  case Tier::Goto:
+    return "Goto";
+  case Tier::Switch:
+    return "Switch";
+  case Tier::Native:
+    return "Native";
+  default:
+    return "MemChecked";
+  }
 }
-inline const auto kAllTiers = testing::Values(Tier::Goto, Tier::Switch, Tier::Native);
+inline const auto kAllTiers =
+    testing::Values(Tier::Goto, Tier::Switch, Tier::Native, Tier::MemChecked);
 
 } // namespace poplar::isatest

@@ -73,18 +73,35 @@ struct TileStacks {
   std::uint32_t offset = 0, bytesPerWorker = 0;
 };
 
+/// What a FieldRegion holds: an edge's data (by the field's direction), the data of a vertex's
+/// own `Vector` member (State), or the {address, count} descriptors of a list field.
+enum class RegionKind : std::uint8_t { Input, Output, InOut, State, Descriptors };
+
+/// Bytes of tile memory a vertex is given through one field (or one element of a list field),
+/// besides its state, stack and codelet data: what debug.checkMemoryAccess lets it touch, and
+/// what its errors name.
+struct FieldRegion {
+  std::uint32_t offset = 0, bytes = 0; // on the vertex's tile
+  std::uint32_t variable = ~0u;        // variable of the data's first element, or ~0u
+  std::uint32_t element = ~0u;         // element of a VectorList or Vector of edges, or ~0u
+  std::uint16_t field = 0;             // index into the codelet vertex's fields (gp::Vertex)
+  RegionKind kind = RegionKind::Input;
+};
+
 /// One vertex as placed on its tile: its state block holds the field pointers and sizes.
 struct VertexInstance {
   std::uint32_t vertexType = 0; // index into CompiledGraph::vertexTypes
   std::uint32_t id = 0;         // the graph's vertex id, for messages
   std::uint32_t tile = 0;
   std::uint32_t stateOffset = 0, stateBytes = 0;
-  std::int64_t perfEstimate = -1; // setPerfEstimate cycles, or -1
+  std::int64_t perfEstimate = -1;             // setPerfEstimate cycles, or -1
+  std::uint32_t firstRegion = 0, regions = 0; // its FieldRegions in CompiledComputeSet::regions
 };
 
 struct CompiledComputeSet {
   std::string name;
   std::vector<VertexInstance> vertices; // sorted by tile
+  std::vector<FieldRegion> regions;     // each vertex's, in vertex order
   /// Copies that gather field data that is remote or not contiguous into a buffer on the
   /// vertex's tile before the vertices run, and scatter outputs back after; exchange cycles of
   /// each (0 if there is nothing to copy).

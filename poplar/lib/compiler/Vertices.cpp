@@ -7,6 +7,7 @@
 #include "compiler/ExchangePlan.hpp"
 #include "compiler/Layout.hpp"
 #include "core/Errors.hpp"
+#include "graph/TensorImpl.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -84,6 +85,26 @@ struct Binder {
     return {address(offset), buffer};
   }
 };
+
+/// What a field's data is to the vertex, for debug.checkMemoryAccess.
+RegionKind regionKind(FieldDirection direction) {
+  switch (direction) {
+  case FieldDirection::Output:
+    return RegionKind::Output;
+  case FieldDirection::InOut:
+    return RegionKind::InOut;
+  case FieldDirection::State:
+    return RegionKind::State;
+  default:
+    return RegionKind::Input;
+  }
+}
+
+/// The variable of a tensor's first element, which names the data in memory-check errors.
+std::uint32_t firstVariable(const Tensor &t) {
+  const auto &regions = t.getImpl().regions;
+  return regions.empty() ? ~0u : std::uint32_t(regions.front().var);
+}
 
 const FieldConnection *findConnection(const VertexDesc &v, const std::string &field,
                                       std::size_t index = ~std::size_t(0)) {
@@ -204,6 +225,12 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
     }
 
   std::vector<std::vector<BufferRun>> bufferRuns(graph.computeSets.size());
+  // Field regions in shared buffers: {compute set, region, buffer}, placed with the buffers.
+  struct RegionBuffer {
+    std::size_t computeSet, region;
+    unsigned buffer;
+  };
+  std::vector<RegionBuffer> regionBuffers;
   for (std::size_t csIndex = 0; csIndex < graph.computeSets.size(); ++csIndex) {
     const auto &csDesc = graph.computeSets[csIndex];
     CompiledComputeSet cs;
@@ -229,7 +256,19 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
       }
       // Pointers to shared buffers, by byte offset in the state and by descriptor entry.
       std::vector<std::pair<std::uint32_t, unsigned>> stateBuffers;
-      for (const auto &f : gv.fields) {
+      const auto firstRegion = std::uint32_t(cs.regions.size());
+      for (std::uint16_t fieldIndex = 0; fieldIndex < gv.fields.size(); ++fieldIndex) {
+        const auto &f = gv.fields[fieldIndex];
+        // Records the bytes the vertex is given through this field (or list element).
+        auto addRegion = [&](Bound bound, std::uint64_t bytes, RegionKind kind,
+                             std::uint32_t variable, std::uint32_t element) {
+          if (bytes == 0)
+            return;
+          if (bound.buffer >= 0)
+            regionBuffers.push_back({csIndex, cs.regions.size(), unsigned(bound.buffer)});
+          cs.regions.push_back({bound.address - kTileMemoryBase, std::uint32_t(bytes), variable,
+                                element, fieldIndex, kind});
+        };
         binder.where =
             "field '" + f.name + "' of " + vertexName + " on tile " + std::to_string(v.tile);
         std::uint32_t align = std::max<std::uint32_t>(f.minAlign, f.elementSize);
@@ -246,6 +285,7 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
                                  MemoryCategory::vertexFieldData);
               alloc.write(v.tile, offset, init->second.data(), init->second.size());
               where = address(offset);
+              addRegion({where}, init->second.size(), RegionKind::State, ~0u, ~0u);
               count = std::uint32_t(init->second.size() / f.elementSize);
             }
             put32(state, f.offset, where);
@@ -268,7 +308,9 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
           if (!c)
             raise<graph_connection_error>("Engine: ", binder.where,
                                           " is not connected; call Graph::connect");
-          auto bound = binder.bind(locate(out, c->tensor), v.tile, align, direction);
+          auto loc = locate(out, c->tensor);
+          auto bound = binder.bind(loc, v.tile, align, direction);
+          addRegion(bound, loc.numBytes(), regionKind(direction), firstVariable(c->tensor), ~0u);
           put32(state, f.offset, bound.address);
           if (bound.buffer >= 0)
             stateBuffers.emplace_back(f.offset, unsigned(bound.buffer));
@@ -296,7 +338,10 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
           if (!c)
             raise<graph_connection_error>("Engine: element ", i, " of ", binder.where,
                                           " is not connected (the list has ", n, " elements)");
-          auto bound = binder.bind(locate(out, c->tensor), v.tile, align, direction);
+          auto loc = locate(out, c->tensor);
+          auto bound = binder.bind(loc, v.tile, align, direction);
+          addRegion(bound, loc.numBytes(), regionKind(direction), firstVariable(c->tensor),
+                    std::uint32_t(i));
           if (bound.buffer >= 0)
             entryBuffers.emplace_back(std::uint32_t(entries.size() * 4), unsigned(bound.buffer));
           entries.push_back(bound.address);
@@ -309,6 +354,7 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
                     entries.size() * 4);
         for (const auto &[at, buffer] : entryBuffers)
           alloc.writeAddressOf(v.tile, descriptors + at, buffer, kTileMemoryBase);
+        addRegion({address(descriptors)}, entries.size() * 4, RegionKind::Descriptors, ~0u, ~0u);
         put32(state, f.offset, address(descriptors));
         if (stateHasCount)
           put32(state, f.offset + 4, std::uint32_t(n));
@@ -323,7 +369,8 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
       vertexCount[type] += 1;
       stateBytes[type] += state.size();
       cs.vertices.push_back({type, id, v.tile, stateOffset, std::uint32_t(state.size()),
-                             v.perfEstimate ? std::int64_t(*v.perfEstimate) : -1});
+                             v.perfEstimate ? std::int64_t(*v.perfEstimate) : -1, firstRegion,
+                             std::uint32_t(cs.regions.size()) - firstRegion});
     }
     cs.copyInCycles = costOfExchange(out.target, cs.copyIn).exchangeCycles;
     cs.copyOutCycles = costOfExchange(out.target, cs.copyOut).exchangeCycles;
@@ -340,6 +387,8 @@ void compileVertices(const GraphState &graph, const Liveness &liveness, Compiled
       else
         out.computeSets[c].copyOut[b.run].srcOffset += base;
     }
+  for (const auto &r : regionBuffers)
+    out.computeSets[r.computeSet].regions[r.region].offset += alloc.sharedOffset(r.buffer);
   // One profile entry per vertex type, in the same order, so runs can add cycles by index.
   for (std::size_t t = 0; t < out.vertexTypes.size(); ++t)
     out.profile.vertexTypes.push_back({out.vertexTypes[t].name, vertexCount[t], stateBytes[t], 0});

@@ -12,8 +12,11 @@ namespace poplar::detail {
 
 EngineImpl::EngineImpl(std::unique_ptr<CompiledGraph> compiled, EngineOptions opts)
     : cg(std::move(compiled)), codelets(loadCodeletObjects(*cg)), options(std::move(opts)),
-      nativeCode(*cg, codelets, options.vertexTier), profile(cg->profile),
-      executor(*cg, codelets, nativeCode, device, profile, options.hostThreads) {
+      nativeCode(*cg, codelets, options.vertexTier),
+      memoryChecker(options.checkMemoryAccess ? std::make_unique<MemoryChecker>(*cg, codelets)
+                                              : nullptr),
+      profile(cg->profile), executor(*cg, codelets, nativeCode, device, profile,
+                                     options.hostThreads, memoryChecker.get()) {
   device.streams.resize(cg->streams.size());
   writeProfileIfAsked();
 }

@@ -4,6 +4,7 @@
 #include "compiler/CompiledGraph.hpp"
 #include "engine/EngineOptions.hpp"
 #include "engine/Executor.hpp"
+#include "engine/MemoryCheck.hpp"
 
 #include <iostream>
 #include <memory>
@@ -24,8 +25,9 @@ public:
   std::unique_ptr<CompiledGraph> cg;
   std::vector<LoadedCodelet> codelets; // decoded once, shared by every run
   EngineOptions options;
-  NativeVertexCode nativeCode; // the native tier's code, by vertex type
-  ProfileData profile;         // the compile-time part from cg, plus executions
+  NativeVertexCode nativeCode;                  // the native tier's code, by vertex type
+  std::unique_ptr<MemoryChecker> memoryChecker; // with debug.checkMemoryAccess, else null
+  ProfileData profile;                          // the compile-time part from cg, plus executions
   DeviceState device;
   bool loaded = false;
   std::uint64_t lastRunCycles = 0;

@@ -22,7 +22,8 @@ struct EngineOptions {
   bool allowOutOfMemory = true;
   unsigned hostThreads = 0; // executor.hostThreads, resolved by parseEngineOptions (>= 1)
   VertexTier vertexTier = VertexTier::Auto;
-  OptionFlags all; // everything given, after merging
+  bool checkMemoryAccess = false; // debug.checkMemoryAccess: every vertex runs memory-checked
+  OptionFlags all;                // everything given, after merging
 
   bool writesProfile() const { return autoReportGraph || autoReportExecution; }
   std::string profilePath() const { return reportDirectory + "/profile.pop"; }

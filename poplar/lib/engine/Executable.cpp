@@ -36,7 +36,9 @@ template <typename T> struct Packed : std::false_type {};
 POPSDK_PACKED_RECORD(MemRun, tile, offset, bytes)
 POPSDK_PACKED_RECORD(CopyRun, srcTile, srcOffset, dstTile, dstOffset, bytes)
 POPSDK_PACKED_RECORD(Placement, begin, end, tile, offset)
-POPSDK_PACKED_RECORD(VertexInstance, vertexType, id, tile, stateOffset, stateBytes, perfEstimate)
+POPSDK_PACKED_RECORD(VertexInstance, vertexType, id, tile, stateOffset, stateBytes, perfEstimate,
+                     firstRegion, regions)
+POPSDK_PACKED_RECORD(FieldRegion, offset, bytes, variable, element, field, kind)
 POPSDK_PACKED_RECORD(Step, kind, arg, target)
 
 template <typename Record> std::size_t packedBytes() {
@@ -91,7 +93,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorLocation, type, shape, runs)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledCodelet, gpBytes, dataOffset)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVertexType, name, codelet, entry, multiVertex)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TileStacks, offset, bytesPerWorker)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, copyIn, copyOut,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledComputeSet, name, vertices, regions, copyIn, copyOut,
                                    copyInCycles, copyOutCycles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledExchange, name, runs, exchangeCycles, syncCycles,
                                    firstTile, lastTile, staged)
@@ -114,8 +116,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileData, targetType, arch, numIPUs, tiles
 
 namespace {
 
-// Version 2: record tables packed (PackedRecords).
-constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '2'};
+// Version 2: record tables packed (PackedRecords). Version 3: vertices' field regions.
+constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '3'};
 
 nlohmann::json describe(const CompiledGraph &cg) {
   nlohmann::json j;
@@ -211,6 +213,15 @@ void validate(const CompiledGraph &cg) {
       if (v.vertexType >= cg.vertexTypes.size() || v.tile >= cg.stacks.size())
         fail("a vertex refers to an unknown type or tile");
       checkRun(v.tile, v.stateOffset, v.stateBytes);
+      if (std::uint64_t(v.firstRegion) + v.regions > cs.regions.size())
+        fail("a vertex refers to field regions outside its compute set's table");
+      for (std::uint32_t r = v.firstRegion; r < v.firstRegion + v.regions; ++r) {
+        const auto &region = cs.regions[r];
+        checkRun(v.tile, region.offset, region.bytes);
+        if (region.kind > RegionKind::Descriptors ||
+            (region.variable != ~0u && region.variable >= cg.variables.size()))
+          fail("a field region has an unknown kind or variable");
+      }
     }
   }
   for (const auto &t : cg.vertexTypes)

@@ -45,10 +45,11 @@ std::vector<std::uint8_t> gather(const DeviceState &device, const TensorLocation
 
 Executor::Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
                    NativeVertexCode &native, DeviceState &device, ProfileData &profile,
-                   unsigned hostThreads)
-    : cg_(cg), codelets_(codelets), native_(native), device_(device), profile_(profile),
-      threads_(std::max(1u, hostThreads)), scratch_(threads_), computePlans_(cg.computeSets.size()),
-      exchangePlans_(cg.exchanges.size()), streamPlans_(cg.streamCopies.size()) {}
+                   unsigned hostThreads, const MemoryChecker *checker)
+    : cg_(cg), codelets_(codelets), native_(native), checker_(checker), device_(device),
+      profile_(profile), threads_(std::max(1u, hostThreads)), scratch_(threads_),
+      computePlans_(cg.computeSets.size()), exchangePlans_(cg.exchanges.size()),
+      streamPlans_(cg.streamCopies.size()) {}
 
 WorkerPool &Executor::pool() {
   if (!pool_)
@@ -131,7 +132,7 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
     try {
       auto r = runTileVertices(cg_, codelets_, native_, cs, work.begin, work.end,
                                device_.tiles[work.tile], plan.vertexCycles.data() + work.begin,
-                               scratch_[thread].state);
+                               scratch_[thread].state, checker_);
       work.tileCycles = r.tileCycles;
       work.busyCycles = r.busyCycles;
     } catch (...) {

@@ -28,9 +28,10 @@ struct DeviceState {
 class Executor {
 public:
   /// `hostThreads` counts the calling thread; the pool starts on the first step that needs it.
+  /// With `checker` (debug.checkMemoryAccess) vertices run memory-checked.
   Executor(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
            NativeVertexCode &native, DeviceState &device, ProfileData &profile,
-           unsigned hostThreads);
+           unsigned hostThreads, const MemoryChecker *checker = nullptr);
 
   /// Runs program `index` to its end, printing to `printStream`; returns the cycles it took.
   std::uint64_t run(unsigned index, std::ostream &printStream);
@@ -60,6 +61,7 @@ private:
   const CompiledGraph &cg_;
   const std::vector<LoadedCodelet> &codelets_;
   NativeVertexCode &native_;
+  const MemoryChecker *checker_;
   DeviceState &device_;
   ProfileData &profile_;
   std::ostream *print_ = nullptr;

@@ -4,6 +4,7 @@
 #include "engine/VertexRunner.hpp"
 
 #include "core/Errors.hpp"
+#include "engine/MemoryCheck.hpp"
 #include "engine/NativeVertexCode.hpp"
 #include "interp/CycleModel.hpp"
 #include "interp/Interpreter.hpp"
@@ -36,7 +37,8 @@ std::string readableSymbol(const std::string &name) {
 
 std::string describeFault(const LoadedCodelet &c, const CompiledComputeSet &cs,
                           const VertexInstance &v, const std::string &typeName,
-                          const interp::RunResult &r, unsigned worker, bool multiVertex) {
+                          const interp::RunResult &r, unsigned worker, bool multiVertex,
+                          const std::string &stray) {
   std::ostringstream os;
   os << "Engine::run: vertex '" << typeName << "' (id " << v.id << ") on tile " << v.tile
      << " in compute set '" << cs.name << "'";
@@ -46,6 +48,9 @@ std::string describeFault(const LoadedCodelet &c, const CompiledComputeSet &cs,
     os << " returned false";
   else
     os << " faulted: " << interp::trapName(r.trap);
+  if (r.trap == interp::Trap::StrayAccess)
+    os << ": " << (r.accessStore ? "store" : "load") << " of " << r.accessBytes
+       << " bytes at address 0x" << std::hex << r.address << std::dec << ", " << stray;
   if (r.trap == interp::Trap::OutOfBounds || r.trap == interp::Trap::Misaligned)
     os << " at address 0x" << std::hex << r.address << std::dec;
   os << " (pc " << r.pc;
@@ -89,7 +94,7 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   NativeVertexCode &native, const CompiledComputeSet &cs,
                                   std::size_t begin, std::size_t end,
                                   std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
-                                  interp::WorkerState &scratch) {
+                                  interp::WorkerState &scratch, const MemoryChecker *checker) {
   unsigned workers = cg.target.numWorkerContexts;
   interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
   interp::CycleModelParams params;
@@ -105,7 +110,11 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
     const auto &type = cg.vertexTypes[v.vertexType];
     const auto &codelet = codelets[type.codelet];
     unsigned runs = type.multiVertex ? workers : 1;
-    const interp::NativeCode *code = native.forType(v.vertexType);
+    // Memory-checked vertices run on the interpreter's checked loop, never natively.
+    const interp::NativeCode *code = checker ? nullptr : native.forType(v.vertexType);
+    thread_local interp::AccessMap access;
+    if (checker)
+      checker->mapFor(cs, v, access);
     std::uint64_t total = 0, issued = 0;
     for (unsigned w = 0; w < runs; ++w) {
       interp::Launch launch;
@@ -115,15 +124,18 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
       launch.stackSize = stacks.bytesPerWorker;
       launch.globals = codelet.dataAddress;
       launch.budget = kWorkerInstructionBudget;
-      auto r = interp::run(codelet.code, type.entry, mem, launch, scratch, code);
+      auto r = checker ? interp::runChecked(codelet.code, type.entry, mem, launch, scratch, access)
+                       : interp::run(codelet.code, type.entry, mem, launch, scratch, code);
       if (r.trap != interp::Trap::None || r.result == 0)
-        throw application_runtime_error(
-            describeFault(codelet, cs, v, type.name, r, w, type.multiVertex));
+        throw application_runtime_error(describeFault(
+            codelet, cs, v, type.name, r, w, type.multiVertex,
+            r.trap == interp::Trap::StrayAccess ? checker->describe(cs, v, launch, scratch, r)
+                                                : ""));
       cycles[w] = r.cycles;
       total += r.cycles;
       issued += r.instructions;
     }
-    if (!code)
+    if (!code && !checker)
       native.interpreted(v.vertexType, issued);
     // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
     if (v.perfEstimate >= 0) {
