@@ -6,6 +6,7 @@
 #include "gp/GpFile.hpp"
 #include "interp/Decoder.hpp"
 #include "interp/Interpreter.hpp"
+#include "interp/Steps.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -29,7 +30,15 @@ struct TileComputeResult {
 
 class NativeVertexCode;
 
-/// Runs cs.vertices[begin, end) (all on one tile) over `memory` in the calling thread's
+/// A tile's memory as vertex code sees it, with the bounds of its one-compare access check:
+/// the executor makes one per tile when a run starts, not one per vertex.
+struct TileView {
+  interp::TileMemory mem;
+  interp::ops::Window window;
+};
+TileView viewOf(std::vector<std::uint8_t> &memory);
+
+/// Runs cs.vertices[begin, end) (all on one tile) over `tile` in the calling thread's
 /// `scratch` state, on the tier `native` chooses for each vertex type, writing each vertex's
 /// thread cycles (summed over its workers) to vertexCycles[i - begin]; allocates nothing. A
 /// fault or a compute() that returns false throws application_runtime_error naming vertex,
@@ -37,8 +46,7 @@ class NativeVertexCode;
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
                                   NativeVertexCode &native, const CompiledComputeSet &cs,
-                                  std::size_t begin, std::size_t end,
-                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
-                                  interp::WorkerState &scratch);
+                                  std::size_t begin, std::size_t end, const TileView &tile,
+                                  std::uint64_t *vertexCycles, interp::WorkerState &scratch);
 
 } // namespace poplar::detail
