@@ -90,7 +90,10 @@ void enter(const DecodedCode &code, const Launch &launch, WorkerState &state) {
   if (code.usesAmp) {
     std::fill(std::begin(state.acc), std::end(state.acc), 0.0f);
     std::fill(std::begin(state.weights), std::end(state.weights), 0.0f);
-    state.amp = AmpPassState();
+    // A pass reads rows [0, inChans) of amp.w and every load rewrites those rows, so with no
+    // channels loaded the coefficients are unobservable and need no clearing (1 KB a run).
+    state.amp.outChans = state.amp.inChans = 0;
+    state.amp.inStride = state.amp.outStride = 0;
   }
   state.workerId = launch.workerId;
   state.stackLo = launch.stackBase;
@@ -105,10 +108,10 @@ void enter(const DecodedCode &code, const Launch &launch, WorkerState &state) {
 } // namespace
 
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &state, const NativeCode *native) {
+              WorkerState &state, const NativeCode *native, const ops::Window *window) {
   enter(code, launch, state);
   if (native)
-    return executeNative(*native, code, entryPc, mem, state, launch.budget);
+    return executeNative(*native, code, entryPc, mem, state, launch.budget, window);
   return execute(code, entryPc, mem, state, launch.budget);
 }
 

@@ -55,6 +55,8 @@ struct RunResult {
 struct AmpPassState {
   static constexpr unsigned kMaxChans = 16;
   // Input-channel major, zero beyond oc, so a position's update vectorises over outputs.
+  // Only rows [0, inChans) are meaningful: a load writes them, and rows past them keep what an
+  // earlier load left (no pass reads them).
   float w[kMaxChans][kMaxChans] = {};
   uint32_t outChans = 0, inChans = 0;
   uint32_t inStride = 0, outStride = 0; // bytes between consecutive positions
@@ -86,12 +88,17 @@ Dispatch defaultDispatch();
 // Runs from `entryPc` with the calling convention above.
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch);
 class NativeCode;
+namespace ops {
+struct Window;
+}
 // As above, in `scratch`: a state reused from run to run, so that a short vertex does not pay
 // for clearing the whole state. Its AMP part is cleared only when `code` uses AMP (a run of
 // other code cannot read it), so results are those of a fresh state. With `native` (compiled
-// for `code` at `entryPc`, NativeTier.hpp) the run starts on the native tier.
+// for `code` at `entryPc`, NativeTier.hpp) the run starts on the native tier; `window`, if
+// given, is ops::window(mem), which a caller running many vertices on one tile makes once.
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &scratch, const NativeCode *native = nullptr);
+              WorkerState &scratch, const NativeCode *native = nullptr,
+              const ops::Window *window = nullptr);
 
 class AccessMap;
 // As run() with `scratch`, on the memory-checked loop: every load and store is checked against

@@ -100,10 +100,12 @@ std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t
 }
 
 RunResult executeNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
-                        TileMemory mem, WorkerState &state, std::uint64_t budget) {
+                        TileMemory mem, WorkerState &state, std::uint64_t budget,
+                        const ops::Window *window) {
   if (entryPc >= code.numWords)
     return execute(code, entryPc, mem, state, budget);
-  NativeFrame frame{&state, ops::window(mem), mem, budget, 0, entryPc, kNativeHandOver, 0, 0};
+  NativeFrame frame{
+      &state, window ? *window : ops::window(mem), mem, budget, 0, entryPc, kNativeHandOver, 0, 0};
   native.entry()(&frame);
   if (frame.status == kNativeHandOver)
     return detail::executeFast(code, mem, state,

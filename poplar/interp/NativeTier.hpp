@@ -47,8 +47,10 @@ std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t
                                           const std::vector<isa::Opcode> &interpreted = {});
 
 // As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
-// from wherever it hands over. Results are those of execute(), bit for bit.
+// from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
+// is ops::window(mem), made once by a caller that runs many vertices over the same memory.
 RunResult executeNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
-                        TileMemory mem, WorkerState &state, std::uint64_t budget);
+                        TileMemory mem, WorkerState &state, std::uint64_t budget,
+                        const ops::Window *window = nullptr);
 
 } // namespace poplar::interp

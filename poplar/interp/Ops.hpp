@@ -5,6 +5,7 @@
 #include "interp/Interpreter.hpp"
 #include "isa/Half.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -183,12 +184,18 @@ inline void ampF16(WorkerState &s, uint32_t lo, uint32_t hi) {
   }
 }
 
-// An AMP pass (Opcodes.def, group AmpPass). Element types: float, or uint16_t for f16.
-template <typename T> inline float ampElem(const TileMemory &m, uint32_t addr) {
-  if constexpr (sizeof(T) == 4)
-    return f(load<uint32_t>(m, addr));
-  else
-    return isa::halfToFloat(load<uint16_t>(m, addr));
+// An AMP pass (Opcodes.def, group AmpPass). Element types: float, or uint16_t for f16; `p` is
+// a host pointer into tile memory that the caller checked.
+template <typename T> inline float ampElem(const uint8_t *p) {
+  if constexpr (sizeof(T) == 4) {
+    uint32_t bits;
+    std::memcpy(&bits, p, 4);
+    return f(bits);
+  } else {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return isa::halfToFloat(bits);
+  }
 }
 
 // The trap an AMP access of `n` bytes at `addr` in steps of `stride` raises, if any:
@@ -209,10 +216,17 @@ inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uin
   if (Trap t = ampAccessTrap(m, base, sizeof(T) * ((ic - 1) * stride + oc), 0, sizeof(T));
       t != Trap::None)
     return t;
-  a = AmpPassState{{}, oc, ic, a.inStride, a.outStride};
-  for (uint32_t i = 0; i < ic; ++i)
+  // Only rows [0, ic) are read until the next load, so only they are written: zero beyond oc.
+  a.outChans = oc;
+  a.inChans = ic;
+  const uint8_t *const src = m.data + (base - m.base);
+  for (uint32_t i = 0; i < ic; ++i) {
+    float *row = a.w[i];
+    std::fill(row, row + AmpPassState::kMaxChans, 0.0f); // a fixed size: a few vector stores
+    const uint8_t *const p = src + sizeof(T) * i * stride;
     for (uint32_t o = 0; o < oc; ++o)
-      a.w[i][o] = ampElem<T>(m, base + sizeof(T) * (i * stride + o));
+      row[o] = ampElem<T>(p + sizeof(T) * o);
+  }
   return Trap::None;
 }
 

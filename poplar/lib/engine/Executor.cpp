@@ -5,6 +5,7 @@
 #include "compiler/ExchangePlan.hpp"
 #include "core/Errors.hpp"
 #include "core/HostConvert.hpp"
+#include "engine/CopyBytes.hpp"
 #include "engine/TensorPrinter.hpp"
 
 #include <algorithm>
@@ -101,13 +102,12 @@ template <class Body> void Executor::forChunks(CopyPlan &plan, Body body) {
 }
 
 void Executor::runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool staged) {
-  auto &tiles = device_.tiles;
+  std::uint8_t *const *base = tileBase_.data();
   if (!staged) {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t) {
       for (std::size_t i = b; i < e; ++i) {
         const auto &r = runs[i];
-        std::memcpy(tiles[r.dstTile].data() + r.dstOffset, tiles[r.srcTile].data() + r.srcOffset,
-                    r.bytes);
+        copyBytes(base[r.dstTile] + r.dstOffset, base[r.srcTile] + r.srcOffset, r.bytes);
       }
     });
     return;
@@ -117,11 +117,11 @@ void Executor::runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool 
   std::uint8_t *staging = bufferOf(staging_, plan.bytes);
   forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
     for (std::size_t i = b; i < e; at += runs[i++].bytes)
-      std::memcpy(staging + at, tiles[runs[i].srcTile].data() + runs[i].srcOffset, runs[i].bytes);
+      copyBytes(staging + at, base[runs[i].srcTile] + runs[i].srcOffset, runs[i].bytes);
   });
   forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
     for (std::size_t i = b; i < e; at += runs[i++].bytes)
-      std::memcpy(tiles[runs[i].dstTile].data() + runs[i].dstOffset, staging + at, runs[i].bytes);
+      copyBytes(base[runs[i].dstTile] + runs[i].dstOffset, staging + at, runs[i].bytes);
   });
 }
 
@@ -130,9 +130,9 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
   auto runTile = [&](std::size_t t, unsigned thread) {
     auto &work = plan.tiles[t];
     try {
-      auto r = runTileVertices(cg_, codelets_, native_, cs, work.begin, work.end,
-                               device_.tiles[work.tile], plan.vertexCycles.data() + work.begin,
-                               scratch_[thread].state, checker_);
+      auto r =
+          runTileVertices(cg_, codelets_, native_, cs, work.begin, work.end, tileViews_[work.tile],
+                          plan.vertexCycles.data() + work.begin, scratch_[thread].state, checker_);
       work.tileCycles = r.tileCycles;
       work.busyCycles = r.busyCycles;
     } catch (...) {
@@ -205,19 +205,19 @@ void Executor::streamCopy(std::uint32_t index) {
   const auto &sc = cg_.streamCopies[index];
   auto &plan = planIn(streamPlans_[index], [&] { return planCopy(sc.runs, threads_); });
   auto &connection = device_.streams[sc.stream];
-  auto &tiles = device_.tiles;
+  std::uint8_t *const *base = tileBase_.data();
   const auto &runs = sc.runs;
   std::uint8_t *bytes = bufferOf(hostBytes_, plan.bytes);
   if (sc.toDevice) {
     connection.read(bytes, plan.bytes);
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
       for (std::size_t i = b; i < e; at += runs[i++].bytes)
-        std::memcpy(tiles[runs[i].tile].data() + runs[i].offset, bytes + at, runs[i].bytes);
+        copyBytes(base[runs[i].tile] + runs[i].offset, bytes + at, runs[i].bytes);
     });
   } else {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
       for (std::size_t i = b; i < e; at += runs[i++].bytes)
-        std::memcpy(bytes + at, tiles[runs[i].tile].data() + runs[i].offset, runs[i].bytes);
+        copyBytes(bytes + at, base[runs[i].tile] + runs[i].offset, runs[i].bytes);
     });
     connection.write(bytes, plan.bytes);
   }
@@ -239,6 +239,13 @@ std::uint64_t Executor::run(unsigned index, std::ostream &printStream) {
   std::uint64_t start = device_.clock;
   if (profile_.tileCycles.size() != cg_.target.numTiles())
     profile_.tileCycles.assign(cg_.target.numTiles(), TileCycles());
+  // Tile memories may be replaced between runs (a load), never during one.
+  tileBase_.resize(device_.tiles.size());
+  tileViews_.resize(device_.tiles.size());
+  for (std::size_t t = 0; t < device_.tiles.size(); ++t) {
+    tileBase_[t] = device_.tiles[t].data();
+    tileViews_[t] = viewOf(device_.tiles[t]);
+  }
   // However the run ends, the tiles' common cycles reach the profile once.
   struct Fold {
     Executor &e;

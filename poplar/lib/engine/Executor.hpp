@@ -79,6 +79,8 @@ private:
   // Plans, made on each step's first execution.
   std::vector<std::optional<ComputePlan>> computePlans_;
   std::vector<std::optional<CopyPlan>> exchangePlans_, streamPlans_;
+  std::vector<std::uint8_t *> tileBase_; // each tile's memory, for this run
+  std::vector<TileView> tileViews_;      // the same for vertex code, with its access bounds
   // Buffers reused by every step: staged exchanges, stream copies.
   std::vector<std::uint8_t> staging_, hostBytes_;
   std::vector<std::uint64_t> loopCounters_;

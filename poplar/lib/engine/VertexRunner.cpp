@@ -89,14 +89,18 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
   return loaded;
 }
 
+TileView viewOf(std::vector<std::uint8_t> &memory) {
+  interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
+  return {mem, interp::ops::window(mem)};
+}
+
 TileComputeResult runTileVertices(const CompiledGraph &cg,
                                   const std::vector<LoadedCodelet> &codelets,
                                   NativeVertexCode &native, const CompiledComputeSet &cs,
-                                  std::size_t begin, std::size_t end,
-                                  std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
-                                  interp::WorkerState &scratch, const MemoryChecker *checker) {
-  unsigned workers = cg.target.numWorkerContexts;
-  interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
+                                  std::size_t begin, std::size_t end, const TileView &tile,
+                                  std::uint64_t *vertexCycles, interp::WorkerState &scratch,
+                                  const MemoryChecker *checker) {
+  const unsigned workers = cg.target.numWorkerContexts;
   interp::CycleModelParams params;
   params.workerContexts = workers;
   interp::TileScheduler schedule(params);
@@ -105,30 +109,44 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
   std::vector<std::uint64_t> more(workers > interp::kNumWorkerContexts ? workers : 0);
   std::uint64_t *cycles = more.empty() ? fixed : more.data();
   const auto &stacks = cg.stacks[begin < end ? cs.vertices[begin].tile : 0];
+  interp::Launch launch;
+  launch.stackSize = stacks.bytesPerWorker;
+  launch.budget = kWorkerInstructionBudget;
+  const std::uint32_t stackBase = kTileMemoryBase + stacks.offset;
+  // A tile's vertices are mostly of few types, one after another: what a type needs is looked
+  // up when the type changes, not for every vertex.
+  std::uint32_t typeIndex = ~0u;
+  const CompiledVertexType *type = nullptr;
+  const LoadedCodelet *codelet = nullptr;
+  const interp::NativeCode *code = nullptr;
+  unsigned runs = 1;
   for (std::size_t i = begin; i < end; ++i) {
     const auto &v = cs.vertices[i];
-    const auto &type = cg.vertexTypes[v.vertexType];
-    const auto &codelet = codelets[type.codelet];
-    unsigned runs = type.multiVertex ? workers : 1;
+    if (v.vertexType != typeIndex) {
+      typeIndex = v.vertexType;
+      type = &cg.vertexTypes[typeIndex];
+      codelet = &codelets[type->codelet];
+      runs = type->multiVertex ? workers : 1;
+      launch.globals = codelet->dataAddress;
+    }
+    // Asked per vertex: under `auto` a type moves to the native tier while a step runs.
     // Memory-checked vertices run on the interpreter's checked loop, never natively.
-    const interp::NativeCode *code = checker ? nullptr : native.forType(v.vertexType);
+    code = checker ? nullptr : native.forType(typeIndex);
+    launch.vertexState = kTileMemoryBase + v.stateOffset;
     thread_local interp::AccessMap access;
     if (checker)
       checker->mapFor(cs, v, access);
     std::uint64_t total = 0, issued = 0;
     for (unsigned w = 0; w < runs; ++w) {
-      interp::Launch launch;
-      launch.vertexState = kTileMemoryBase + v.stateOffset;
       launch.workerId = w;
-      launch.stackBase = kTileMemoryBase + stacks.offset + w * stacks.bytesPerWorker;
-      launch.stackSize = stacks.bytesPerWorker;
-      launch.globals = codelet.dataAddress;
-      launch.budget = kWorkerInstructionBudget;
-      auto r = checker ? interp::runChecked(codelet.code, type.entry, mem, launch, scratch, access)
-                       : interp::run(codelet.code, type.entry, mem, launch, scratch, code);
+      launch.stackBase = stackBase + w * stacks.bytesPerWorker;
+      auto r = checker ? interp::runChecked(codelet->code, type->entry, tile.mem, launch, scratch,
+                                            access)
+                       : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
+                                     &tile.window);
       if (r.trap != interp::Trap::None || r.result == 0)
         throw application_runtime_error(describeFault(
-            codelet, cs, v, type.name, r, w, type.multiVertex,
+            *codelet, cs, v, type->name, r, w, type->multiVertex,
             r.trap == interp::Trap::StrayAccess ? checker->describe(cs, v, launch, scratch, r)
                                                 : ""));
       cycles[w] = r.cycles;
@@ -136,7 +154,7 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
       issued += r.instructions;
     }
     if (!code && !checker)
-      native.interpreted(v.vertexType, issued);
+      native.interpreted(typeIndex, issued);
     // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
     if (v.perfEstimate >= 0) {
       std::uint64_t estimate = std::uint64_t(v.perfEstimate);
@@ -144,13 +162,13 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
       total = estimate;
     }
     vertexCycles[i - begin] = total;
-    if (type.multiVertex)
+    if (type->multiVertex)
       schedule.addMultiVertex(cycles, runs);
     else
       schedule.addVertex(cycles[0]);
   }
-  auto tile = schedule.finish();
-  return {tile.tileCycles, tile.busyThreadCycles + tile.supervisorCycles};
+  auto result = schedule.finish();
+  return {result.tileCycles, result.busyThreadCycles + result.supervisorCycles};
 }
 
 } // namespace poplar::detail

@@ -6,6 +6,7 @@
 #include "gp/GpFile.hpp"
 #include "interp/Decoder.hpp"
 #include "interp/Interpreter.hpp"
+#include "interp/Steps.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -30,17 +31,26 @@ struct TileComputeResult {
 class NativeVertexCode;
 class MemoryChecker;
 
-/// Runs cs.vertices[begin, end) (all on one tile) over `memory` in the calling thread's
+/// A tile's memory as vertex code sees it, with the bounds of its one-compare access check:
+/// the executor makes one per tile when a run starts, not one per vertex.
+struct TileView {
+  interp::TileMemory mem;
+  interp::ops::Window window;
+};
+TileView viewOf(std::vector<std::uint8_t> &memory);
+
+/// Runs cs.vertices[begin, end) (all on one tile) over `tile` in the calling thread's
 /// `scratch` state, on the tier `native` chooses for each vertex type, writing each vertex's
 /// thread cycles (summed over its workers) to vertexCycles[i - begin]; allocates nothing (but a
 /// memory-checked run its first map on each thread). A
 /// fault or a compute() that returns false throws application_runtime_error naming vertex,
 /// tile, compute set, pc and line. With `checker` (debug.checkMemoryAccess) every vertex runs
 /// on the memory-checked interpreter, and a stray access names what it missed.
-TileComputeResult
-runTileVertices(const CompiledGraph &cg, const std::vector<LoadedCodelet> &codelets,
-                NativeVertexCode &native, const CompiledComputeSet &cs, std::size_t begin,
-                std::size_t end, std::vector<std::uint8_t> &memory, std::uint64_t *vertexCycles,
-                interp::WorkerState &scratch, const MemoryChecker *checker = nullptr);
+TileComputeResult runTileVertices(const CompiledGraph &cg,
+                                  const std::vector<LoadedCodelet> &codelets,
+                                  NativeVertexCode &native, const CompiledComputeSet &cs,
+                                  std::size_t begin, std::size_t end, const TileView &tile,
+                                  std::uint64_t *vertexCycles, interp::WorkerState &scratch,
+                                  const MemoryChecker *checker = nullptr);
 
 } // namespace poplar::detail
