@@ -40,6 +40,11 @@ std::vector<unsigned> splitCounts(unsigned size, unsigned limit) {
   return counts;
 }
 
+/// The size of the last of `parts` parts of a dimension of `size` (parts of ceil(size / parts)).
+unsigned lastPart(unsigned size, unsigned parts) {
+  return size - (parts - 1) * Plan::ceilDiv(size, parts);
+}
+
 std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) {
   const unsigned rate = std::max(1u, target.getExchangeBytesPerCycle());
   return (bytes + rate - 1) / rate;
@@ -83,10 +88,19 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
       std::uint64_t(g) * (std::uint64_t(m) * k + std::uint64_t(k) * n) * inBytes;
   c.exchange = exchangeCycles(target, operandBytes) + kPhaseCycles;
   const poplar::Type written = vertexOutputType(p, partialsType, split, method);
-  const VertexCost vertex{target, p.inputType, written, g, m, k, n, 0, 0};
-  c.partials = (method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
-                                            : convPartialHorizontalMacCycles(vertex)) +
-               kPhaseCycles;
+  // The slowest tile sets the step, and it is not always a full part: a last part with fewer
+  // output channels or positions can split worse over the workers (45 output channels give
+  // each AMP worker one chunk of 8; the last part's 34 give five chunks, so the workers share
+  // positions and each runs all five chunks' passes).
+  std::uint64_t partials = 0;
+  for (unsigned mm : {m, lastPart(p.m, split.m)})
+    for (unsigned nn : {n, lastPart(p.n, split.n)}) {
+      const VertexCost vertex{target, p.inputType, written, g, mm, k, nn, 0, 0};
+      partials =
+          std::max(partials, method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
+                                                         : convPartialHorizontalMacCycles(vertex));
+    }
+  c.partials = partials + kPhaseCycles;
   const std::uint64_t blockElems = std::uint64_t(g) * m * n;
   std::uint64_t temp = operandBytes + blockElems * partialBytes;
   if (split.k > 1) {
