@@ -23,26 +23,14 @@ using Plan = MatMulPlan;
 // that needless phases (a reduction of one part) cost something.
 constexpr std::uint64_t kPhaseCycles = 100;
 
-/// The split counts of a dimension of `size` that give distinct part sizes (1..size), at most
-/// `limit`: other counts only leave parts empty.
+/// The split counts of a dimension of `size` worth trying: 1..size, at most `limit` (more parts
+/// than elements would leave parts empty). Parts differ by at most one element, so each count
+/// gives a different partition.
 std::vector<unsigned> splitCounts(unsigned size, unsigned limit) {
   std::vector<unsigned> counts;
-  for (unsigned parts = 1; parts <= std::min(size, limit);) {
-    const unsigned per = Plan::ceilDiv(size, parts);
-    const unsigned used = Plan::ceilDiv(size, per);
-    counts.push_back(used);
-    // The next count that makes the parts smaller.
-    parts = per == 1 ? size + 1 : Plan::ceilDiv(size, per - 1);
-    if (parts <= used)
-      parts = used + 1;
-  }
-  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (unsigned parts = 1; parts <= std::min(size, limit); ++parts)
+    counts.push_back(parts);
   return counts;
-}
-
-/// The size of the last of `parts` parts of a dimension of `size` (parts of ceil(size / parts)).
-unsigned lastPart(unsigned size, unsigned parts) {
-  return size - (parts - 1) * Plan::ceilDiv(size, parts);
 }
 
 std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) {
@@ -88,13 +76,13 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
       std::uint64_t(g) * (std::uint64_t(m) * k + std::uint64_t(k) * n) * inBytes;
   c.exchange = exchangeCycles(target, operandBytes) + kPhaseCycles;
   const poplar::Type written = vertexOutputType(p, partialsType, split, method);
-  // The slowest tile sets the step, and it is not always a full part: a last part with fewer
-  // output channels or positions can split worse over the workers (45 output channels give
-  // each AMP worker one chunk of 8; the last part's 34 give five chunks, so the workers share
-  // positions and each runs all five chunks' passes).
+  // The slowest tile sets the step, and it is not always one with the largest parts: a part
+  // with fewer output channels or positions can split worse over the workers (45 output
+  // channels give each AMP worker one chunk of 8; 34 give five chunks, so the workers share
+  // positions and each runs all five chunks' passes). So both part sizes of M and N are priced.
   std::uint64_t partials = 0;
-  for (unsigned mm : {m, lastPart(p.m, split.m)})
-    for (unsigned nn : {n, lastPart(p.n, split.n)}) {
+  for (unsigned mm : {m, p.m / split.m})
+    for (unsigned nn : {n, p.n / split.n}) {
       const VertexCost vertex{target, p.inputType, written, g, mm, k, nn, 0, 0};
       partials =
           std::max(partials, method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
@@ -105,7 +93,8 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
   std::uint64_t temp = operandBytes + blockElems * partialBytes;
   if (split.k > 1) {
     // Each of the k tiles of an output block reduces 1/k of it, receiving the others' partials.
-    const unsigned chunk = unsigned(Plan::ceilDiv(unsigned(blockElems), split.k));
+    const unsigned chunk =
+        std::min(unsigned(blockElems), Plan::reduceChunk(unsigned(blockElems), split.k));
     c.reduceExchange =
         exchangeCycles(target, std::uint64_t(chunk) * (split.k - 1) * partialBytes) + kPhaseCycles;
     c.reduce = reduceAddCycles({target, p.outputType, partialsType, 1, 0, 0, 0, split.k, chunk}) +
