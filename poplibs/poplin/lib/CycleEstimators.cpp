@@ -13,11 +13,10 @@ namespace {
 
 constexpr unsigned kWorkers = 6;
 constexpr unsigned kPassInChans = 16;
-// Thread cycles fitted to the codelets' code (popc -S) as the interpreter runs it: a pass is
-// its coefficient load (32) plus the loop control, shape and address arithmetic and the issue
-// of the two AMP instructions.
-constexpr unsigned kPassCycles = 32 + 21;
-
+// Thread cycles fitted to the codelet's code (popc -S) as the interpreter runs it: a pass is
+// its coefficient load (32), the issue of the AMP pass and the steps of its pointers; a last
+// pass of fewer than 16 input channels builds its own shape.
+constexpr unsigned kPassCycles = 35, kRestPassCycles = 36;
 // ReduceAdd's worker entry and exit: its range, saving and restoring the registers its
 // accumulators take, and the tests between its loops (fitted to the interpreter).
 constexpr unsigned kReduceEntryCycles = 90;
@@ -39,10 +38,12 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
   const unsigned positionsPerWorker =
       chunks >= kWorkers ? c.positions : ceilDiv(c.positions, kWorkers);
   const std::uint64_t chunkLoops = std::uint64_t(c.groups) * chunksPerWorker;
-  const std::uint64_t passes = chunkLoops * ceilDiv(c.inChans, kPassInChans);
-  const std::uint64_t worker =
-      79 + 8 * c.groups + 27 * chunkLoops +
-      passes * (kPassCycles + std::uint64_t(perPosition) * positionsPerWorker);
+  const std::uint64_t fullPasses = chunkLoops * (c.inChans / kPassInChans);
+  const std::uint64_t restPasses = c.inChans % kPassInChans ? chunkLoops : 0;
+  const std::uint64_t positionCycles = std::uint64_t(perPosition) * positionsPerWorker;
+  const std::uint64_t worker = 124 + 10 * c.groups + 16 * chunkLoops +
+                               fullPasses * (kPassCycles + positionCycles) +
+                               restPasses * (kRestPassCycles + positionCycles);
   return kWorkers * worker;
 }
 
