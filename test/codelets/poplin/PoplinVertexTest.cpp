@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <string>
 
 using namespace poplar;
 using namespace popsdk::test;
@@ -73,6 +74,18 @@ void runConvPartial(const char *vertex, poplin::internal::CycleEstimator estimat
                                  s.outChans, 0, 0}));
 }
 
+// Test names and printed parameters by shape: by default GoogleTest prints a struct's bytes,
+// padding included, and ctest's test names carry what it prints.
+std::string nameOf(const ConvShape &s) {
+  return "g" + std::to_string(s.groups) + "_" + std::to_string(s.positions) + "x" +
+         std::to_string(s.inChans) + "x" + std::to_string(s.outChans) + "_" + s.data.toString() +
+         "_" + s.partials.toString();
+}
+void PrintTo(const ConvShape &s, std::ostream *os) { *os << nameOf(s); }
+std::string convShapeName(const testing::TestParamInfo<ConvShape> &info) {
+  return nameOf(info.param);
+}
+
 class ConvPartial1x1Out : public testing::TestWithParam<ConvShape> {};
 
 TEST_P(ConvPartial1x1Out, MatchesReferenceAndEstimate) {
@@ -85,7 +98,8 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(ConvShape{1, 1, 1, 1, FLOAT, FLOAT}, ConvShape{1, 12, 16, 8, FLOAT, FLOAT},
                     ConvShape{1, 60, 40, 24, FLOAT, FLOAT}, ConvShape{2, 30, 20, 70, FLOAT, FLOAT},
                     ConvShape{1, 64, 256, 45, FLOAT, FLOAT}, ConvShape{1, 48, 32, 32, HALF, FLOAT},
-                    ConvShape{1, 33, 70, 17, HALF, HALF}, ConvShape{1, 32, 256, 94, HALF, FLOAT}));
+                    ConvShape{1, 33, 70, 17, HALF, HALF}, ConvShape{1, 32, 256, 94, HALF, FLOAT}),
+    convShapeName);
 
 // The MAC vertex's shapes: the depthwise and grouped blocks it is chosen for (one to four output
 // channels, few input channels, many groups of few positions), and larger ones for the fit.
@@ -103,7 +117,8 @@ INSTANTIATE_TEST_SUITE_P(
                     ConvShape{2, 30, 18, 3, FLOAT, FLOAT}, ConvShape{1, 60, 16, 4, FLOAT, FLOAT},
                     ConvShape{1, 24, 8, 11, FLOAT, FLOAT}, ConvShape{12, 3, 27, 2, FLOAT, FLOAT},
                     ConvShape{8, 36, 9, 1, HALF, FLOAT}, ConvShape{4, 25, 9, 3, HALF, HALF},
-                    ConvShape{32, 2, 9, 1, HALF, HALF}, ConvShape{1, 48, 32, 6, HALF, FLOAT}));
+                    ConvShape{32, 2, 9, 1, HALF, HALF}, ConvShape{1, 48, 32, 6, HALF, FLOAT}),
+    convShapeName);
 
 struct ReduceShape {
   unsigned numPartials, numElems;
@@ -131,6 +146,12 @@ std::uint64_t popLibsReduceAddCycles(const ReduceShape &s) {
   cycles += (3 * std::uint64_t(s.numPartials) + overhead) * perWorker;
   return 6 * cycles;
 }
+
+std::string nameOf(const ReduceShape &s) {
+  return std::to_string(s.numPartials) + "x" + std::to_string(s.numElems) + "_" + s.out.toString() +
+         "_" + s.partials.toString();
+}
+void PrintTo(const ReduceShape &s, std::ostream *os) { *os << nameOf(s); }
 
 class ReduceAdd : public testing::TestWithParam<ReduceShape> {};
 
@@ -171,6 +192,7 @@ INSTANTIATE_TEST_SUITE_P(
                     ReduceShape{8, 720, FLOAT, FLOAT}, ReduceShape{4, 1440, FLOAT, FLOAT},
                     ReduceShape{4, 720, HALF, FLOAT}, ReduceShape{4, 720, HALF, HALF},
                     ReduceShape{1, 50, HALF, FLOAT}, ReduceShape{5, 1003, FLOAT, FLOAT},
-                    ReduceShape{16, 360, FLOAT, FLOAT}, ReduceShape{6, 137, HALF, HALF}));
+                    ReduceShape{16, 360, FLOAT, FLOAT}, ReduceShape{6, 137, HALF, HALF}),
+    [](const testing::TestParamInfo<ReduceShape> &info) { return nameOf(info.param); });
 
 } // namespace
