@@ -11,8 +11,8 @@ namespace {
 
 // Every element is summed in float, partial 0 first, then 1, 2, ...: the order of a scalar
 // loop, so the vector paths give the same bits; a half result rounds once, at the end.
-// Lanes<T>::load(p, i, acc) gives pairs acc[0..1] elements 4i..4i+3 of p (float: two 64-bit
-// loads; half: one 64-bit load, each half of it converted to a float2), and pair() two.
+// Lanes<T>::quad(p, i, acc, add) sets or adds to acc[0..1] elements 4i..4i+3 of p (float: two
+// 64-bit loads; half: two 32-bit loads, each converted to a float2), pair() gives two.
 template <class T> struct Lanes;
 
 template <> struct Lanes<float> {
