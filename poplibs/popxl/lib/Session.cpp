@@ -218,4 +218,14 @@ bool Session::loadedFromCache() const { return impl_->loadedFromCache; }
 
 std::string Session::cacheEntry() const { return impl_->cacheEntry; }
 
+std::vector<std::vector<poplar::Interval>> Session::tileMapping(TensorId t) const {
+  const TensorInfo &info = impl_->ir.tensor(t);
+  if (!impl_->tensors.at(t).valid())
+    throw error("popxl.Session.tileMapping: '" + info.name + "' has no Poplar tensor (" +
+                (impl_->loadedFromCache ? "the program was loaded from the cache"
+                                        : "the program does not use it") +
+                ")");
+  return impl_->graph.getTileMapping(impl_->tensors[t]);
+}
+
 } // namespace popxl
