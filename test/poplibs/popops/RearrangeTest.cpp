@@ -91,6 +91,8 @@ void checkRegroup(OpHarness &h, Tensor t, GroupingInfo from, GroupingInfo to,
   h.run();
   EXPECT_EQ(out.shape(), t.shape());
   EXPECT_EQ(h.result("out"), values);
+  // The simulated cycles of the program (host writes excluded), for docs/popops.md.
+  ::testing::Test::RecordProperty("cycles", std::to_string(h.cycles()));
   auto groupings = poputil::detectDimGroupings(h.graph(), out);
   ASSERT_FALSE(groupings.empty());
   EXPECT_EQ(groupings[0].first, to.first);
@@ -117,6 +119,13 @@ TEST(Rearrange, RegroupTensorMovesTheGroupingAndKeepsValues) {
     OpHarness h(2);
     checkRegroup(h, columnMajor(h, INT, 12, 8), {0, 12}, {1, 4}, 0);
   }
+}
+
+TEST(Rearrange, RegroupActivationsOnSixteenTiles) {
+  // [N = 64][C = 256] half activations in channel groups of 16, one group per tile, regrouped
+  // so that the batch is grouped by 16.
+  OpHarness h(16);
+  checkRegroup(h, channelGrouped(h, HALF, 64, 256, 16, 16), {1, 16}, {0, 16}, 0);
 }
 
 TEST(Rearrange, RegroupTensorIntoCopiesVector) {
