@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -258,6 +259,17 @@ TEST(Rearrange, ArgumentErrors) {
                       {"popops::rearrange::addTransposeVertices", "0x4"});
   expectThrowsWith<E>([&] { addTransposeVertices(g, cs, HALF, 4, 4, {{Interval(0, 1)}}, inOut); },
                       {"popops::rearrange::addTransposeVertices", "getInOut(0)", "128", "16"});
+}
+
+// PopLibs names the mapping type as a member of Graph (addTransposeVertices' argument); the
+// type existed only in the poplar namespace, so such code did not compile.
+TEST(Rearrange, Regression_GraphNamesTheTileMappingType) {
+  static_assert(std::is_same<Graph::TileToTensorMapping, TileToTensorMapping>::value,
+                "Graph::TileToTensorMapping is poplar::TileToTensorMapping");
+  OpHarness h(2);
+  Tensor t = h.input("t", FLOAT, {4, 4}, std::vector<double>(16, 1.0));
+  const Graph::TileToTensorMapping m = h.graph().getTileMapping(t);
+  EXPECT_EQ(m.size(), 2u);
 }
 
 TEST(Rearrange, FastTransposeRuleAndGrainSizes) {
