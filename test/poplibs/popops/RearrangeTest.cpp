@@ -77,6 +77,28 @@ TEST(Rearrange, PartialTransposeEveryVertexPath) {
   }
 }
 
+TEST(Rearrange, PartialTransposeOfATensorMappedLater) {
+  // The input gets its tile mapping only after the transpose is added: its matrices are
+  // transposed on tile 0, so the output is still fully mapped.
+  OpHarness h(2);
+  Tensor in = h.graph().addVariable(FLOAT, {3, 2, 4}, "in");
+  ComputeSet cs = h.graph().addComputeSet("transpose");
+  Tensor out = partialTranspose(h.graph(), in, cs);
+  h.graph().setTileMapping(in, 1);
+  auto values = hostData(FLOAT, 24, -5, 5);
+  h.write("in", in, values);
+  h.prog().add(Execute(cs));
+  h.output("out", out);
+  h.run();
+  EXPECT_EQ(h.graph().getTileMapping(out)[0].size(), 1u);
+  std::vector<double> want(24);
+  for (std::size_t m = 0; m < 3; ++m)
+    for (std::size_t r = 0; r < 2; ++r)
+      for (std::size_t k = 0; k < 4; ++k)
+        want[m * 8 + k * 2 + r] = values[m * 8 + r * 4 + k];
+  EXPECT_EQ(h.result("out"), want);
+}
+
 /// Regroups `t` from `from` to `to` with regroupTensor into a Sequence and checks the values and
 /// the new innermost grouping (of `to`'s dimension, a multiple of the grain dividing `to`).
 void checkRegroup(OpHarness &h, Tensor t, GroupingInfo from, GroupingInfo to,
