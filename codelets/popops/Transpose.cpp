@@ -80,6 +80,34 @@ public:
   }
 };
 
+/// Six workers sharing up to five matrices (sides multiples of 4) by blocks: worker wid, when
+/// workList has an entry for it, transposes the block of workList[4 wid + 2] x [4 wid + 3] 4x4
+/// blocks whose first source element is at workList[4 wid] * 4 (its destination at
+/// workList[4 wid + 1] * 4, implied by the source position).
+template <class T> class SplitTranspose1D : public MultiVertex {
+public:
+  Input<Vector<T, VectorLayout::COMPACT_PTR, 8>> src;
+  Output<Vector<T, VectorLayout::COMPACT_PTR, 8>> dst;
+  const unsigned short numSrcRowsD4Or8;
+  const unsigned short numSrcColumnsD4Or8;
+  Input<Vector<unsigned short, VectorLayout::SHORT_SPAN>> workList;
+
+  void compute(unsigned wid) {
+    if (wid >= workList.size() / 4)
+      return;
+    const unsigned rows = numSrcRowsD4Or8 * 4u, cols = numSrcColumnsD4Or8 * 4u;
+    const unsigned matrix = rows * cols, in = workList[4 * wid] * 4u;
+    const unsigned blockRows = workList[4 * wid + 2] * 4u, blockCols = workList[4 * wid + 3] * 4u;
+    // The source position fixes the matrix, the row and the column of the block.
+    const unsigned base = in / matrix * matrix, row = (in - base) / cols, col = (in - base) % cols;
+    const Bits<T> *s = reinterpret_cast<const Bits<T> *>(&src[0]) + base;
+    Bits<T> *d = reinterpret_cast<Bits<T> *>(&dst[0]) + base;
+    for (unsigned r = row; r < row + blockRows; ++r)
+      for (unsigned c = col; c < col + blockCols; ++c)
+        d[c * rows + r] = s[r * cols + c];
+  }
+};
+
 } // namespace popops
 
 #define POPOPS_FAMILY_Transpose

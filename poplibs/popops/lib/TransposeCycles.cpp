@@ -6,6 +6,8 @@
 
 #include <poplar/Type.hpp>
 
+#include <algorithm>
+
 namespace popops::internal {
 
 namespace {
@@ -77,6 +79,41 @@ std::uint64_t transpose1DCycles(const VertexCost &c) {
   const unsigned workers = c.target.getNumWorkerContexts();
   const auto split = transposeWorkerSplit(unsigned(m), workers);
   return 7 + workers * (fastWorkerCycles(r / 4, n / 4, split.perWorker) + kUnpack - 7);
+}
+
+bool canSplitTranspose(unsigned matrices, unsigned workers) {
+  return matrices != 0 && matrices < workers && workers % matrices == 0;
+}
+
+std::vector<unsigned> splitTranspose1DWorkList(unsigned rows, unsigned cols, unsigned matrices,
+                                               unsigned workers) {
+  const unsigned rD4 = rows / 4, cD4 = cols / 4, perMatrix = workers / matrices;
+  auto ceilDiv = [](unsigned a, unsigned b) { return (a + b - 1) / b; };
+  const unsigned rowsEach = ceilDiv(rD4, perMatrix), rowWorkers = ceilDiv(rD4, rowsEach);
+  const unsigned colsEach = ceilDiv(cD4, std::max(1u, perMatrix / rowWorkers));
+  std::vector<unsigned> list;
+  for (unsigned t = 0; t < matrices; ++t)
+    for (unsigned r = 0; r < rD4; r += rowsEach)
+      for (unsigned c = 0; c < cD4; c += colsEach) {
+        const unsigned matrixD4 = t * rD4 * cD4 * 4; // a matrix's elements / 4
+        list.push_back(matrixD4 + r * cols + c);
+        list.push_back(matrixD4 + c * rows + r);
+        list.push_back(std::min(rD4 - r, rowsEach));
+        list.push_back(std::min(cD4 - c, colsEach));
+      }
+  return list;
+}
+
+std::uint64_t splitTranspose1DCycles(const VertexCost &c) {
+  const auto [r, n, m] = shapeOf(c);
+  const unsigned workers = c.target.getNumWorkerContexts();
+  if (!canSplitTranspose(unsigned(m), workers))
+    return 7;
+  const auto list = splitTranspose1DWorkList(unsigned(r), unsigned(n), unsigned(m), workers);
+  std::uint64_t busiest = 0;
+  for (std::size_t i = 0; i + 3 < list.size(); i += 4)
+    busiest = std::max(busiest, fastWorkerCycles(list[i + 2], list[i + 3], 1));
+  return 7 + workers * busiest;
 }
 
 } // namespace popops::internal

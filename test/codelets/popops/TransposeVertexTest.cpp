@@ -1,7 +1,8 @@
-// popops' transpose vertices (Transpose2D, Transpose1DSingleWorker, Transpose1D) for every type
-// of their Vertices.def rows, on the single-vertex harness: each output matrix against the host
-// transpose of its input, over edge shapes (1x1, single rows and columns, odd sides, 4x4 blocks,
-// matrix counts below, at and above the six workers), and the estimators' formulas.
+// popops' transpose vertices (Transpose2D, Transpose1DSingleWorker, Transpose1D and
+// SplitTranspose1D) for every type of their Vertices.def rows, on the single-vertex harness: each
+// output matrix against the host transpose of its input, over edge shapes (1x1, single rows and
+// columns, odd sides, 4x4 blocks, matrix counts below, at and above the six workers), and the
+// estimators' formulas.
 #include "TransposeCycles.hpp"
 #include "VertexChecks.hpp"
 
@@ -105,6 +106,9 @@ void runCases(const std::string &templ, const Type &type, const std::vector<Shap
           .state("numSrcColumnsD4Or8", UNSIGNED_SHORT, s.cols / 4);
       if (templ == "Transpose1DSingleWorker") {
         t.state("numTranspositionsM1", UNSIGNED_SHORT, s.matrices - 1);
+      } else if (templ == "SplitTranspose1D") {
+        auto list = popops::internal::splitTranspose1DWorkList(s.rows, s.cols, s.matrices, 6);
+        t.input("workList", UNSIGNED_SHORT, std::vector<double>(list.begin(), list.end()));
       } else {
         auto split = popops::internal::transposeWorkerSplit(s.matrices, 6);
         t.state("numTranspositions", UNSIGNED_SHORT, split.perWorker)
@@ -121,11 +125,13 @@ void runCases(const std::string &templ, const Type &type, const std::vector<Shap
     // beside PopLibs' estimate, recorded for docs/popops.md; the library charges the estimate.
     popops::internal::VertexCost cost{device.getTarget(), -1,        type, type,
                                       {s.rows, s.cols},   s.matrices};
-    auto estimate = templ == "Transpose2D" ? popops::internal::transpose2DCycles(cost)
-                    : templ == "Transpose1D"
-                        ? popops::internal::transpose1DCycles(cost)
-                        : popops::internal::transpose1DSingleWorkerCycles(cost);
-    auto measured = templ == "Transpose1D" ? results[i].tileCycles : results[i].threadCycles;
+    using namespace popops::internal;
+    const bool multi = templ == "Transpose1D" || templ == "SplitTranspose1D";
+    auto estimate = templ == "Transpose2D"        ? transpose2DCycles(cost)
+                    : templ == "Transpose1D"      ? transpose1DCycles(cost)
+                    : templ == "SplitTranspose1D" ? splitTranspose1DCycles(cost)
+                                                  : transpose1DSingleWorkerCycles(cost);
+    auto measured = multi ? results[i].tileCycles : results[i].threadCycles;
     ::testing::Test::RecordProperty(
         templ + "_" + type.toString() + "_" + std::to_string(s.matrices) + "x" +
             std::to_string(s.rows) + "x" + std::to_string(s.cols),
@@ -155,6 +161,25 @@ TEST(TransposeVertex, Transpose1DEveryTypeAndWorkerSplit) {
   const std::vector<Shape> shapes = {{1, 4, 4}, {5, 4, 8}, {6, 8, 4}, {7, 4, 4}, {13, 8, 8}};
   for (const auto &type : typesOf("Transpose1D"))
     runCases("Transpose1D", type, shapes);
+}
+
+TEST(TransposeVertex, SplitTranspose1DEveryTypeAndSplit) {
+  // One matrix over six workers by 4x4 blocks (or a single block), two over three workers each,
+  // three over two.
+  const std::vector<Shape> shapes = {{1, 4, 4}, {1, 8, 8}, {2, 12, 8}, {3, 4, 16}};
+  for (const auto &type : typesOf("SplitTranspose1D"))
+    runCases("SplitTranspose1D", type, shapes);
+}
+
+TEST(TransposeVertex, SplitWorkListCoversEachMatrixOnce) {
+  // 2 matrices of 12x8 over 6 workers: 3 per matrix, one block row of 4 each, both columns.
+  auto list = popops::internal::splitTranspose1DWorkList(12, 8, 2, 6);
+  std::vector<unsigned> want = {0,  0,  1, 2, 8,  1,  1, 2, 16, 2,  1, 2,
+                                24, 24, 1, 2, 32, 25, 1, 2, 40, 26, 1, 2};
+  EXPECT_EQ(list, want);
+  EXPECT_TRUE(popops::internal::canSplitTranspose(3, 6));
+  EXPECT_FALSE(popops::internal::canSplitTranspose(4, 6));
+  EXPECT_FALSE(popops::internal::canSplitTranspose(6, 6));
 }
 
 TEST(TransposeVertex, WorkerSplitIsPopLibs) {
