@@ -34,10 +34,11 @@ struct DimSplit {
   std::size_t full, size, rest;
 };
 
-/// The partitionable tensor over dimensions [d, rank) of `shape` restricted by `sub` (the
-/// extent chosen so far for dimensions before d): for each dimension the full partitions and the
-/// remainder are separate variables, each holding its partitions outermost so that every
-/// partition is contiguous, concatenated back in order.
+/// The part of the partitionable tensor that `chosen` selects for dimensions [0, d) (for each,
+/// (partitions, elements per partition): its full partitions or its remainder), over every
+/// dimension from d on. The full partitions and the remainder of each dimension are separate
+/// variables, each holding its partitions outermost so that every partition is contiguous,
+/// concatenated back in order.
 poplar::Tensor build(poplar::Graph &graph, const poplar::Type &type,
                      const std::vector<DimSplit> &splits,
                      std::vector<std::pair<std::size_t, std::size_t>> &chosen,
