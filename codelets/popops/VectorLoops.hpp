@@ -47,21 +47,53 @@ template <expr::UnaryOpType op, class T> constexpr bool vectorUnary() {
   return device::isFloating<T>() && op == expr::UnaryOpType::SQUARE;
 }
 
+/// Four halves a step through float, for the half ops with no f16v4 instruction: each operand's
+/// two half2 words widened (f16v2tof32v2), `f` on each float lane, the results rounded back two
+/// lanes at a time (f32v2tof16v2, round to nearest even as a half store does) into one 64-bit
+/// store. Returns the elements done (whole vectors of aligned pointers, else none).
+template <class F>
+POPOPS_VEC_INLINE unsigned halfLanes(const half *a, const half *b, half *o, unsigned n, F f) {
+  const unsigned vectors = aligned8(a, b, o) ? n / 4 : 0;
+  const half2 *ah = reinterpret_cast<const half2 *>(a);
+  const half2 *bh = reinterpret_cast<const half2 *>(b);
+  uint2 *ov = reinterpret_cast<uint2 *>(o);
+  for (unsigned k = 0; k < vectors; ++k) {
+    unsigned word[2];
+    for (unsigned h = 0; h < 2; ++h) {
+      float2 x = __builtin_convertvector(ah[2 * k + h], float2);
+      float2 y = __builtin_convertvector(bh[2 * k + h], float2);
+      float2 r = {float(f(x.x, y.x)), float(f(x.y, y.y))}; // a predicate as 0 or 1
+      word[h] = __builtin_bit_cast(unsigned, __builtin_convertvector(r, half2));
+    }
+    ov[k] = uint2{word[0], word[1]};
+  }
+  return vectors * 4;
+}
+
+/// Whole 64-bit vectors of o[i] = f(a[i], b[i]) with one vector instruction per step; returns
+/// the elements done.
+template <class T, class F>
+POPOPS_VEC_INLINE unsigned wholeVectors(const T *a, const T *b, T *o, unsigned n, F f) {
+  using V = V64<T>;
+  constexpr unsigned width = Vector64<T>::width;
+  const unsigned vectors = aligned8(a, b, o) ? n / width : 0;
+  const V *av = reinterpret_cast<const V *>(a);
+  const V *bv = reinterpret_cast<const V *>(b);
+  V *ov = reinterpret_cast<V *>(o);
+  for (unsigned k = 0; k < vectors; ++k)
+    ov[k] = f(av[k], bv[k]);
+  return vectors * width;
+}
+
 /// o[i] = op(a[i], b[i]) for i < n (o may be a).
 template <expr::BinaryOpType op, class T, class R>
 POPOPS_VEC_INLINE void binary(const T *a, const T *b, R *o, unsigned n) {
   unsigned i = 0;
-  if constexpr (vectorBinary<op, T>()) {
-    using V = V64<T>;
-    constexpr unsigned width = Vector64<T>::width;
-    const unsigned vectors = aligned8(a, b, o) ? n / width : 0;
-    const V *av = reinterpret_cast<const V *>(a);
-    const V *bv = reinterpret_cast<const V *>(b);
-    V *ov = reinterpret_cast<V *>(o);
-    for (unsigned k = 0; k < vectors; ++k)
-      ov[k] = device::binaryOp<op>(av[k], bv[k]);
-    i = vectors * width;
-  }
+  auto f = [](auto x, auto y) { return device::binaryOp<op>(x, y); };
+  if constexpr (vectorBinary<op, T>())
+    i = wholeVectors(a, b, o, n, f);
+  else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
+    i = halfLanes(a, b, o, n, f);
   for (; i < n; ++i)
     o[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
 }
@@ -70,17 +102,11 @@ POPOPS_VEC_INLINE void binary(const T *a, const T *b, R *o, unsigned n) {
 template <expr::UnaryOpType op, class T, class R>
 POPOPS_VEC_INLINE void unary(const T *a, R *o, unsigned n) {
   unsigned i = 0;
-  if constexpr (vectorUnary<op, T>()) {
-    if (aligned8(a, o)) {
-      using V = V64<T>;
-      const V *av = reinterpret_cast<const V *>(a);
-      V *ov = reinterpret_cast<V *>(o);
-      const unsigned vectors = n / Vector64<T>::width;
-      for (unsigned k = 0; k < vectors; ++k)
-        ov[k] = device::unaryOp<op>(av[k]);
-      i = vectors * Vector64<T>::width;
-    }
-  }
+  auto f = [](auto x, auto) { return device::unaryOp<op>(x); };
+  if constexpr (vectorUnary<op, T>())
+    i = wholeVectors(a, a, o, n, f);
+  else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
+    i = halfLanes(a, a, o, n, f);
   for (; i < n; ++i)
     o[i] = device::unaryOp<op>(Compute<T>(a[i]));
 }
