@@ -113,23 +113,23 @@ POPOPS_VEC_INLINE void unary(const T *a, R *o, unsigned n) {
 
 /// p[i] = x for i < n: 64-bit stores of 8 / sizeof(T) copies of x.
 template <class T> POPOPS_VEC_INLINE void fill(T *p, unsigned n, T x) {
-  unsigned i = 0;
-  if constexpr (sizeof(T) <= 4) {
-    constexpr unsigned width = 8 / sizeof(T);
+  constexpr unsigned width = sizeof(T) <= 4 ? 8 / sizeof(T) : 1;
+  const unsigned vectors = width > 1 && aligned8(p) ? n / width : 0;
+  // The remainder first: popc then lays the store loop out where it is entered by falling
+  // through, so that it becomes a rpt loop (after it, the loop stays brnzdec: 2 cycles a store).
+  for (unsigned i = vectors * width; i < n; ++i)
+    p[i] = x;
+  if constexpr (width > 1) {
     // x's bits repeated over a 64-bit word, stored as two 32-bit lanes.
     unsigned bits = 0;
     __builtin_memcpy(&bits, &x, sizeof(T));
     for (unsigned k = sizeof(T); k < 4; k *= 2)
       bits |= bits << (8 * k);
-    const unsigned vectors = aligned8(p) ? n / width : 0;
     uint2 *pv = reinterpret_cast<uint2 *>(p);
     const uint2 word = {bits, bits};
     for (unsigned k = 0; k < vectors; ++k)
       pv[k] = word;
-    i = vectors * width;
   }
-  for (; i < n; ++i)
-    p[i] = x;
 }
 
 /// o[i] = a[i] converted, for i < n: float -> half two float2 loads to one 64-bit store, half ->
