@@ -3,6 +3,8 @@
 #include <poplar/Vertex.hpp>
 #include <popops/ElementwiseDevice.hpp>
 
+#include "VectorLoops.hpp"
+
 using namespace poplar;
 
 namespace popops {
@@ -16,8 +18,7 @@ public:
     // Split by the wider of the two types, so neither side's 8-byte grains are shared.
     auto r =
         device::workerRange(wid, dst.size(), sizeof(From) > sizeof(To) ? sizeof(To) : sizeof(From));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      dst[i] = device::convert<To, From>(src[i]);
+    vec::cast(&src[r.begin], &dst[r.begin], r.end - r.begin);
   }
 };
 
@@ -27,13 +28,8 @@ public:
   Vector<Output<Vector<To, VectorLayout::SPAN, 8>>> dst;
 
   bool compute() {
-    for (unsigned r = 0; r < dst.size(); ++r) {
-      const From *s = &src[r][0];
-      To *d = &dst[r][0];
-      unsigned n = dst[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        d[i] = device::convert<To, From>(s[i]);
-    }
+    for (unsigned r = 0; r < dst.size(); ++r)
+      vec::cast(&src[r][0], &dst[r][0], dst[r].size());
     return true;
   }
 };

@@ -3,6 +3,8 @@
 #include <poplar/Vertex.hpp>
 #include <popops/ElementwiseDevice.hpp>
 
+#include "VectorLoops.hpp"
+
 using namespace poplar;
 
 namespace popops {
@@ -20,8 +22,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, out.size(), sizeof(T));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      out[i] = device::unaryOp<op>(Compute<T>(in[i]));
+    vec::unary<op>(&in[r.begin], &out[r.begin], r.end - r.begin);
   }
 };
 
@@ -31,8 +32,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, inOut.size(), sizeof(T));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      inOut[i] = device::unaryOp<op>(Compute<T>(inOut[i]));
+    vec::unary<op>(&inOut[r.begin], &inOut[r.begin], r.end - r.begin);
   }
 };
 
@@ -43,11 +43,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < out.size(); ++r) {
-      const T *src = &in[r][0];
-      UnaryOut<op, T> *dst = &out[r][0];
-      unsigned n = out[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        dst[i] = device::unaryOp<op>(Compute<T>(src[i]));
+      vec::unary<op>(&in[r][0], &out[r][0], out[r].size());
     }
     return true;
   }
@@ -59,10 +55,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < inOut.size(); ++r) {
-      T *p = &inOut[r][0];
-      unsigned n = inOut[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        p[i] = device::unaryOp<op>(Compute<T>(p[i]));
+      vec::unary<op>(&inOut[r][0], &inOut[r][0], inOut[r].size());
     }
     return true;
   }
@@ -76,8 +69,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, out.size(), sizeof(T));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      out[i] = device::binaryOp<op>(Compute<T>(in1[i]), Compute<T>(in2[i]));
+    vec::binary<op>(&in1[r.begin], &in2[r.begin], &out[r.begin], r.end - r.begin);
   }
 };
 
@@ -88,8 +80,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, in1Out.size(), sizeof(T));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      in1Out[i] = device::binaryOp<op>(Compute<T>(in1Out[i]), Compute<T>(in2[i]));
+    vec::binary<op>(&in1Out[r.begin], &in2[r.begin], &in1Out[r.begin], r.end - r.begin);
   }
 };
 
@@ -101,12 +92,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < out.size(); ++r) {
-      const T *a = &in1[r][0];
-      const T *b = &in2[r][0];
-      BinaryOut<op, T> *dst = &out[r][0];
-      unsigned n = out[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        dst[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
+      vec::binary<op>(&in1[r][0], &in2[r][0], &out[r][0], out[r].size());
     }
     return true;
   }
@@ -119,11 +105,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < in1Out.size(); ++r) {
-      T *a = &in1Out[r][0];
-      const T *b = &in2[r][0];
-      unsigned n = in1Out[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        a[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
+      vec::binary<op>(&in1Out[r][0], &in2[r][0], &in1Out[r][0], in1Out[r].size());
     }
     return true;
   }

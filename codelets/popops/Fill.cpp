@@ -1,6 +1,8 @@
 // Fill vertices: every element of one region (Fill) or of a list of regions (Fill2d) set to `in`.
 #include <poplar/Vertex.hpp>
 
+#include "VectorLoops.hpp"
+
 using namespace poplar;
 
 namespace popops {
@@ -11,9 +13,7 @@ public:
   Output<Vector<T, VectorLayout::SPAN, 8>> out;
 
   bool compute() {
-    T *p = &out[0];
-    for (unsigned i = 0; i < out.size(); ++i)
-      p[i] = in;
+    vec::fill(&out[0], out.size(), in);
     return true;
   }
 };
@@ -24,12 +24,8 @@ public:
   Vector<Output<Vector<T, VectorLayout::SPAN, 8>>> out;
 
   bool compute() {
-    for (unsigned r = 0; r < out.size(); ++r) {
-      T *p = &out[r][0];
-      unsigned n = out[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        p[i] = in;
-    }
+    for (unsigned r = 0; r < out.size(); ++r)
+      vec::fill(&out[r][0], out[r].size(), in);
     return true;
   }
 };

@@ -4,6 +4,8 @@
 #include <poplar/Vertex.hpp>
 #include <popops/ElementwiseDevice.hpp>
 
+#include "VectorLoops.hpp"
+
 using namespace poplar;
 
 namespace popops {
@@ -19,9 +21,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, A.size(), sizeof(T));
-    Compute<T> a = scaleA[0], b = scaleB[0];
-    for (unsigned i = r.begin; i < r.end; ++i)
-      A[i] = a * Compute<T>(A[i]) + b * Compute<T>(B[i]);
+    vec::scaledAdd(&A[r.begin], &B[r.begin], r.end - r.begin, scaleA[0], scaleB[0]);
   }
 };
 
@@ -34,13 +34,8 @@ public:
 
   bool compute() {
     Compute<T> a = scaleA[0], b = scaleB[0];
-    for (unsigned r = 0; r < A.size(); ++r) {
-      T *x = &A[r][0];
-      const T *y = &B[r][0];
-      unsigned n = A[r].size();
-      for (unsigned i = 0; i < n; ++i)
-        x[i] = a * Compute<T>(x[i]) + b * Compute<T>(y[i]);
-    }
+    for (unsigned r = 0; r < A.size(); ++r)
+      vec::scaledAdd(&A[r][0], &B[r][0], A[r].size(), a, b);
     return true;
   }
 };

@@ -28,18 +28,35 @@ CycleBound cycleBound(const PopopsVertex &v) {
   if (v.type == poplar::HALF && (v.op == "SIN" || v.op == "COS"))
     return {50, 150};
   bool half = v.type == poplar::HALF || v.outType == poplar::HALF;
-  // Element-wise ops: PopLibs' vector loops handle 2 floats or 4 halves a trip where popc's
-  // scalar loops handle one element, halves through float (2-cycle half loads and stores plus
-  // conversions); PopLibs' scalar C++ figures for integers are slower than popc's loops.
+  bool floating = v.type == poplar::FLOAT || v.type == poplar::HALF;
+  // float and half ops with an f32v2/f16v4 instruction: 64-bit vector loops on both sides,
+  // PopLibs' bundled (3 cycles a vector), ours one instruction a cycle (4), longer prologues.
+  static const std::set<std::string> vectorOps = {"ADD", "SUBTRACT", "MULTIPLY", "SQUARE"};
+  if ((v.unary || v.binary) && floating && vectorOps.count(v.op))
+    return {1, 3};
+  // Other element-wise ops: PopLibs' vector loops handle 2 floats or 4 halves a trip where
+  // popc's handle one float, or 4 halves through float lane by lane; PopLibs' scalar C++
+  // figures for integers are slower than popc's loops.
   if (v.unary || v.binary)
     return half ? CycleBound{1.0 / 3, 20} : CycleBound{1.0 / 3, 8};
+  // Fills: 64-bit stores on both sides (for half and bool popc leaves the store loop a brnzdec
+  // loop, 2 cycles a store).
+  if (v.templ.rfind("Fill", 0) == 0)
+    return {0.8, 2.5};
+  // float <-> half casts: 7 instructions per 4 elements against PopLibs' 2; float and half
+  // scaled add: 7 per 2 floats, 19 per 4 halves (float scales: widened lanes) against 3.
+  bool floatHalfCast = v.templ.rfind("Cast", 0) == 0 && floating && v.outType != v.type &&
+                       (v.outType == poplar::FLOAT || v.outType == poplar::HALF);
+  if (floatHalfCast)
+    return {1.5, 4};
+  if (v.templ.rfind("ScaledAdd", 0) == 0 && floating)
+    return {1.5, 8};
   // Integer scaled add and clamp, and select, are per-element loops on both sides.
   if (isInteger(v.type) && (v.templ.rfind("ScaledAdd", 0) == 0 || v.templ == "Clamp1D"))
     return {0.5, 2};
   if (v.templ == "Select1D")
     return {1, 4};
-  // Fill, cast, float and half scaled add and clamp: PopLibs stores 64 bits a cycle (up to 8
-  // elements) and converts float <-> half 4 a cycle; popc's loops one element.
+  // Other casts, float and half clamp: PopLibs' vector figures against popc's per-element loops.
   return {0.5, 20};
 }
 

@@ -138,10 +138,19 @@ void checkAndLogCycles(const PopopsVertex &v, const std::vector<CycleSample> &sa
                        CycleBound bound) {
   SCOPED_TRACE(v.name);
   ASSERT_GE(samples.size(), 2u);
-  for (std::size_t i = 1; i < samples.size(); ++i)
-    EXPECT_GE(samples[i].measured, samples[i - 1].measured)
-        << "simulated cycles shrink from n = " << samples[i - 1].n << " to n = " << samples[i].n;
+  // From a size of whole 64-bit vectors (a multiple of 4 elements: of 2 floats and of 4 halves)
+  // the cycles never shrink. From other sizes they may: the float and half loops take a
+  // remainder one element a step, so 7 halves (a worker with 3 left over) can take longer than
+  // 64 (every worker 2 or 3 whole vectors). The largest size takes the most cycles.
   const CycleSample &first = samples.front(), &last = samples.back();
+  for (std::size_t i = 1; i < samples.size(); ++i) {
+    if (samples[i - 1].n % 4 == 0) {
+      EXPECT_GE(samples[i].measured, samples[i - 1].measured)
+          << "simulated cycles shrink from n = " << samples[i - 1].n << " to n = " << samples[i].n;
+    }
+    EXPECT_GE(last.measured, samples[i - 1].measured)
+        << "simulated cycles at n = " << samples[i - 1].n << " exceed those at n = " << last.n;
+  }
   EXPECT_GT(last.measured, first.measured);
   EXPECT_GT(last.estimate, first.estimate);
   double ratio = double(last.measured) / double(last.estimate);

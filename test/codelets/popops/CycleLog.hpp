@@ -30,7 +30,8 @@ struct CycleBound {
 CycleBound cycleBound(const PopopsVertex &v);
 
 /// Records the samples of one vertex over the edge sizes (ascending n) and checks what holds
-/// whatever the exact figures: the simulated cycles never shrink as n grows, both they and the
+/// whatever the exact figures: the simulated cycles never shrink as n grows from a size of whole
+/// 64-bit vectors (a multiple of 4 elements) and peak at the largest n, both they and the
 /// estimate grow from the smallest to the largest n (PopLibs' formulas are not monotonic in
 /// between: a remainder can cost more than a whole vector), and at the largest n the ratio
 /// simulated / estimate is within `bound`.

@@ -87,20 +87,56 @@ VertexCase binaryCase(const PopopsVertex &v, std::size_t n) {
   return c;
 }
 
+/// The vertex's cases at each of `sizes`, and the tolerance its op's results are checked with.
+std::pair<std::vector<VertexCase>, double> casesOf(const PopopsVertex &v,
+                                                   const std::vector<std::size_t> &sizes) {
+  std::vector<VertexCase> cases;
+  for (std::size_t n : sizes)
+    cases.push_back(v.unary ? unaryCase(v, n) : binaryCase(v, n));
+  return {cases, v.unary ? unaryTolerance(UnaryOpType(v.opValue), v.type)
+                         : binaryTolerance(BinaryOpType(v.opValue), v.type)};
+}
+
 class Elementwise : public ::testing::TestWithParam<Group> {};
 
 TEST_P(Elementwise, MatchesReferenceOverEdgeSizes) {
   auto vertices = popopsVertices(GetParam().templ, GetParam().op);
   ASSERT_FALSE(vertices.empty());
   for (const auto &v : vertices) {
-    std::vector<VertexCase> cases;
-    for (std::size_t n : kEdgeSizes)
-      cases.push_back(v.unary ? unaryCase(v, n) : binaryCase(v, n));
-    double tolerance = v.unary ? unaryTolerance(UnaryOpType(v.opValue), v.type)
-                               : binaryTolerance(BinaryOpType(v.opValue), v.type);
+    auto [cases, tolerance] = casesOf(v, kEdgeSizes);
     runAndCheck(v, cases, tolerance);
   }
 }
+
+// The float and half loops over 64-bit vectors (codelets/popops/VectorLoops.hpp): the ops with
+// a vector instruction, and ops that take half lanes through float (a cheap and a costly op of
+// each kind, and a predicate stored in place as 0 or 1), at every remainder after the whole
+// vectors and over the worker split, against the reference.
+std::vector<Group> vectorisedGroups() {
+  const std::set<std::string> ops = {"ADD",    "SUBTRACT", "MULTIPLY", "SQUARE",   "MAXIMUM",
+                                     "DIVIDE", "NEGATE",   "EXPONENT", "IS_FINITE"};
+  std::vector<Group> out;
+  for (const Group &g : elementwiseGroups())
+    if (ops.count(g.op))
+      out.push_back(g);
+  return out;
+}
+
+class ElementwiseVectorTails : public ::testing::TestWithParam<Group> {};
+
+TEST_P(ElementwiseVectorTails, MatchesReferenceAroundVectorWidths) {
+  for (const auto &v : popopsVertices(GetParam().templ, GetParam().op)) {
+    if (v.type != FLOAT && v.type != HALF)
+      continue;
+    auto [cases, tolerance] = casesOf(v, kVectorTailSizes);
+    runAndCheckValues(v, cases, tolerance);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Popops, ElementwiseVectorTails, ::testing::ValuesIn(vectorisedGroups()),
+                         [](const ::testing::TestParamInfo<Group> &info) {
+                           return info.param.templ + "_" + info.param.op;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Popops, Elementwise, ::testing::ValuesIn(elementwiseGroups()),
                          [](const ::testing::TestParamInfo<Group> &info) {

@@ -142,6 +142,51 @@ TEST_P(FillCastScaledAdd, MatchesReferenceOverEdgeSizes) {
   }
 }
 
+// The float and half forms whose loops run on 64-bit vectors (codelets/popops/VectorLoops.hpp):
+// fills of every type (64-bit stores), float <-> half casts and float and half scaled adds, at
+// every remainder after the whole vectors and over the worker split, against the reference.
+bool vectorised(const PopopsVertex &v) {
+  bool floating = v.type == FLOAT || v.type == HALF;
+  if (v.templ.rfind("Fill", 0) == 0)
+    return true;
+  if (v.templ.rfind("Cast", 0) == 0)
+    return floating && (v.outType == FLOAT || v.outType == HALF) && v.outType != v.type;
+  return v.templ.rfind("ScaledAdd", 0) == 0 && floating;
+}
+
+class FillCastScaledAddVectorTails : public ::testing::TestWithParam<Group> {};
+
+TEST_P(FillCastScaledAddVectorTails, MatchesReferenceAroundVectorWidths) {
+  for (const auto &v : popopsVertices(GetParam().templ)) {
+    if (v.type != GetParam().type || !vectorised(v))
+      continue;
+    std::vector<VertexCase> cases;
+    for (std::size_t n : kVectorTailSizes)
+      cases.push_back(makeCase(v, n));
+    runAndCheckValues(v, cases, 0);
+  }
+}
+
+std::vector<Group> vectorisedGroups() {
+  std::vector<Group> out;
+  for (const Group &g : groups()) {
+    bool any = false;
+    for (const auto &v : popopsVertices(g.templ))
+      any = any || (v.type == g.type && vectorised(v));
+    if (any)
+      out.push_back(g);
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Popops, FillCastScaledAddVectorTails,
+                         ::testing::ValuesIn(vectorisedGroups()),
+                         [](const ::testing::TestParamInfo<Group> &info) {
+                           std::string type = info.param.type.toString();
+                           std::replace(type.begin(), type.end(), ' ', '_');
+                           return info.param.templ + "_" + type;
+                         });
+
 INSTANTIATE_TEST_SUITE_P(Popops, FillCastScaledAdd, ::testing::ValuesIn(groups()),
                          [](const ::testing::TestParamInfo<Group> &info) {
                            std::string type = info.param.type.toString();

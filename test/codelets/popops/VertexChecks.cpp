@@ -58,20 +58,27 @@ void expectValues(const std::vector<double> &got, const std::vector<double> &wan
                             << " elements differ";
 }
 
-void runAndCheck(const PopopsVertex &v, const std::vector<VertexCase> &cases, double tolerance) {
+std::vector<RunResult> runAndCheckValues(const PopopsVertex &v,
+                                         const std::vector<VertexCase> &cases, double tolerance) {
   std::vector<VertexTester> testers;
   for (const auto &c : cases)
     testers.push_back(c.tester);
   std::vector<RunResult> results = VertexTester::runEach(testers);
-  std::vector<CycleSample> samples;
   for (std::size_t k = 0; k < cases.size(); ++k) {
     std::size_t n = 0;
     for (std::size_t size : cases[k].regions)
       n += size;
     expectValues(results[k].output(cases[k].output), cases[k].want, tolerance,
                  v.name + ", n = " + std::to_string(n));
-    samples.push_back(sampleOf(v, cases[k].regions, results[k]));
   }
+  return results;
+}
+
+void runAndCheck(const PopopsVertex &v, const std::vector<VertexCase> &cases, double tolerance) {
+  std::vector<RunResult> results = runAndCheckValues(v, cases, tolerance);
+  std::vector<CycleSample> samples;
+  for (std::size_t k = 0; k < cases.size(); ++k)
+    samples.push_back(sampleOf(v, cases[k].regions, results[k]));
   checkAndLogCycles(v, samples, cycleBound(v));
 }
 

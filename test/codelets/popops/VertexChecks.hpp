@@ -39,6 +39,17 @@ struct VertexCase {
 /// the vertex's family bound).
 void runAndCheck(const PopopsVertex &v, const std::vector<VertexCase> &cases, double tolerance);
 
+/// Sizes around the 64-bit vectors the float and half loops use (2 floats, 4 halves): whole
+/// vectors with every remainder, in one region, in the 2-D forms' three, and split between a
+/// MultiVertex's six workers (51 halves: eight workers' worth of 4-half grains, the last short).
+inline const std::vector<std::size_t> kVectorTailSizes = {3, 4, 5, 6, 9, 13, 26, 51};
+
+/// Runs the cases in one engine and expects each output to match; the cycles are not checked
+/// (across vector remainders they need not grow with n: 4 halves are one vector, 3 are three
+/// scalar steps).
+std::vector<RunResult> runAndCheckValues(const PopopsVertex &v,
+                                         const std::vector<VertexCase> &cases, double tolerance);
+
 /// Expects `got` to equal `want` element by element (NaN matches NaN), or, when `tolerance` is
 /// positive, to be within tolerance * (|want| + 0.1) of it (the absolute part for results near
 /// zero, where approximations such as erf's keep an absolute error); reports a few mismatches.

@@ -1,0 +1,199 @@
+// Inner loops of popops' element-wise vertices over 64-bit vectors (float2, half4), as PopLibs'
+// codelets are written: aligned 64-bit loads and stores while whole vectors remain, then a scalar
+// loop for the remainder. Every vertex field these loops read or write is 8-byte aligned (its
+// MinAlign), and MultiVertex workers start on 8-byte grains (device::workerRange), so the scalar
+// loop also takes a whole region whose pointers are not 8-byte aligned rather than fault.
+#pragma once
+
+#include <poplar/HalfFloat.hpp>
+#include <popops/ElementwiseDevice.hpp>
+
+namespace popops {
+namespace vec {
+
+using device::Compute;
+using device::IsSame;
+
+#define POPOPS_VEC_INLINE __attribute__((always_inline)) inline
+
+/// The 64-bit vector of T and its width.
+template <class T> struct Vector64 {
+  using type = void;
+  static constexpr unsigned width = 1;
+};
+template <> struct Vector64<float> {
+  using type = float2;
+  static constexpr unsigned width = 2;
+};
+template <> struct Vector64<half> {
+  using type = half4;
+  static constexpr unsigned width = 4;
+};
+template <class T> using V64 = typename Vector64<T>::type;
+
+/// Whether every pointer is 8-byte aligned.
+template <class... P> POPOPS_VEC_INLINE bool aligned8(const P *...p) {
+  return ((reinterpret_cast<unsigned>(p) | ...) & 7) == 0;
+}
+
+/// The ops whose float2 / half4 form is one vector instruction (f32v2*/f16v4* add, sub, mul)
+/// with the same result bits as the element-by-element loop: half lanes are computed in float
+/// and rounded once, as the scalar code does.
+template <expr::BinaryOpType op, class T> constexpr bool vectorBinary() {
+  using B = expr::BinaryOpType;
+  return device::isFloating<T>() && (op == B::ADD || op == B::SUBTRACT || op == B::MULTIPLY);
+}
+template <expr::UnaryOpType op, class T> constexpr bool vectorUnary() {
+  return device::isFloating<T>() && op == expr::UnaryOpType::SQUARE;
+}
+
+/// Four halves a step through float, for the half ops with no f16v4 instruction: each operand's
+/// two half2 words widened (f16v2tof32v2), `f` on each float lane, the results rounded back two
+/// lanes at a time (f32v2tof16v2, round to nearest even as a half store does) into one 64-bit
+/// store. Returns the elements done (whole vectors of aligned pointers, else none).
+template <class F>
+POPOPS_VEC_INLINE unsigned halfLanes(const half *a, const half *b, half *o, unsigned n, F f) {
+  const unsigned vectors = aligned8(a, b, o) ? n / 4 : 0;
+  const half2 *ah = reinterpret_cast<const half2 *>(a);
+  const half2 *bh = reinterpret_cast<const half2 *>(b);
+  uint2 *ov = reinterpret_cast<uint2 *>(o);
+  for (unsigned k = 0; k < vectors; ++k) {
+    unsigned word[2];
+    for (unsigned h = 0; h < 2; ++h) {
+      float2 x = __builtin_convertvector(ah[2 * k + h], float2);
+      float2 y = __builtin_convertvector(bh[2 * k + h], float2);
+      float2 r = {float(f(x.x, y.x)), float(f(x.y, y.y))}; // a predicate as 0 or 1
+      word[h] = __builtin_bit_cast(unsigned, __builtin_convertvector(r, half2));
+    }
+    ov[k] = uint2{word[0], word[1]};
+  }
+  return vectors * 4;
+}
+
+/// Whole 64-bit vectors of o[i] = f(a[i], b[i]) with one vector instruction per step; returns
+/// the elements done.
+template <class T, class F>
+POPOPS_VEC_INLINE unsigned wholeVectors(const T *a, const T *b, T *o, unsigned n, F f) {
+  using V = V64<T>;
+  constexpr unsigned width = Vector64<T>::width;
+  const unsigned vectors = aligned8(a, b, o) ? n / width : 0;
+  const V *av = reinterpret_cast<const V *>(a);
+  const V *bv = reinterpret_cast<const V *>(b);
+  V *ov = reinterpret_cast<V *>(o);
+  for (unsigned k = 0; k < vectors; ++k)
+    ov[k] = f(av[k], bv[k]);
+  return vectors * width;
+}
+
+/// o[i] = op(a[i], b[i]) for i < n (o may be a).
+template <expr::BinaryOpType op, class T, class R>
+POPOPS_VEC_INLINE void binary(const T *a, const T *b, R *o, unsigned n) {
+  unsigned i = 0;
+  auto f = [](auto x, auto y) { return device::binaryOp<op>(x, y); };
+  if constexpr (vectorBinary<op, T>())
+    i = wholeVectors(a, b, o, n, f);
+  else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
+    i = halfLanes(a, b, o, n, f);
+  for (; i < n; ++i)
+    o[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
+}
+
+/// o[i] = op(a[i]) for i < n (o may be a).
+template <expr::UnaryOpType op, class T, class R>
+POPOPS_VEC_INLINE void unary(const T *a, R *o, unsigned n) {
+  unsigned i = 0;
+  auto f = [](auto x, auto) { return device::unaryOp<op>(x); };
+  if constexpr (vectorUnary<op, T>())
+    i = wholeVectors(a, a, o, n, f);
+  else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
+    i = halfLanes(a, a, o, n, f);
+  for (; i < n; ++i)
+    o[i] = device::unaryOp<op>(Compute<T>(a[i]));
+}
+
+/// p[i] = x for i < n: 64-bit stores of 8 / sizeof(T) copies of x.
+template <class T> POPOPS_VEC_INLINE void fill(T *p, unsigned n, T x) {
+  constexpr unsigned width = sizeof(T) <= 4 ? 8 / sizeof(T) : 1;
+  const unsigned vectors = width > 1 && aligned8(p) ? n / width : 0;
+  // The remainder first: popc then lays the store loop out where it is entered by falling
+  // through, so that it becomes a rpt loop (after it, the loop stays brnzdec: 2 cycles a store).
+  for (unsigned i = vectors * width; i < n; ++i)
+    p[i] = x;
+  if constexpr (width > 1) {
+    // x's bits repeated over a 64-bit word, stored as two 32-bit lanes.
+    unsigned bits = 0;
+    __builtin_memcpy(&bits, &x, sizeof(T));
+    for (unsigned k = sizeof(T); k < 4; k *= 2)
+      bits |= bits << (8 * k);
+    uint2 *pv = reinterpret_cast<uint2 *>(p);
+    const uint2 word = {bits, bits};
+    for (unsigned k = 0; k < vectors; ++k)
+      pv[k] = word;
+  }
+}
+
+/// o[i] = a[i] converted, for i < n: float -> half two float2 loads to one 64-bit store, half ->
+/// float a half2 load to each float2 store (f32v2tof16v2, f16v2tof32v2).
+template <class From, class To> POPOPS_VEC_INLINE void cast(const From *a, To *o, unsigned n) {
+  unsigned i = 0;
+  if constexpr (IsSame<From, float>::value && IsSame<To, half>::value) {
+    const unsigned vectors = aligned8(a, o) ? n / 4 : 0;
+    const float2 *av = reinterpret_cast<const float2 *>(a);
+    // Stored as two 32-bit lanes: a half4 built from two half2 is a shuffle, which popc splits
+    // into 16-bit moves.
+    uint2 *ov = reinterpret_cast<uint2 *>(o);
+    for (unsigned k = 0; k < vectors; ++k) {
+      half2 lo = __builtin_convertvector(av[2 * k], half2);
+      half2 hi = __builtin_convertvector(av[2 * k + 1], half2);
+      ov[k] = uint2{__builtin_bit_cast(unsigned, lo), __builtin_bit_cast(unsigned, hi)};
+    }
+    i = vectors * 4;
+  } else if constexpr (IsSame<From, half>::value && IsSame<To, float>::value) {
+    const unsigned vectors = aligned8(a, o) ? n / 2 : 0;
+    const half2 *av = reinterpret_cast<const half2 *>(a);
+    float2 *ov = reinterpret_cast<float2 *>(o);
+    for (unsigned k = 0; k < vectors; ++k)
+      ov[k] = __builtin_convertvector(av[k], float2);
+    i = vectors * 2;
+  }
+  for (; i < n; ++i)
+    o[i] = device::convert<To, From>(a[i]);
+}
+
+/// x[i] = a * x[i] + b * y[i] for i < n, in T's compute type (float for half: the scales are
+/// float, so half lanes are widened to float2, not computed as f16v4).
+template <class T>
+POPOPS_VEC_INLINE void scaledAdd(T *x, const T *y, unsigned n, Compute<T> a, Compute<T> b) {
+  unsigned i = 0;
+  if constexpr (IsSame<T, float>::value) {
+    const unsigned vectors = aligned8(x, y) ? n / 2 : 0;
+    float2 *xv = reinterpret_cast<float2 *>(x);
+    const float2 *yv = reinterpret_cast<const float2 *>(y);
+    const float2 av = {a, a}, bv = {b, b};
+    for (unsigned k = 0; k < vectors; ++k)
+      xv[k] = av * xv[k] + bv * yv[k];
+    i = vectors * 2;
+  } else if constexpr (IsSame<T, half>::value) {
+    const unsigned vectors = aligned8(x, y) ? n / 4 : 0;
+    const half2 *xh = reinterpret_cast<const half2 *>(x);
+    const half2 *yh = reinterpret_cast<const half2 *>(y);
+    uint2 *xv = reinterpret_cast<uint2 *>(x);
+    const float2 av = {a, a}, bv = {b, b};
+    for (unsigned k = 0; k < vectors; ++k) {
+      float2 lo = av * __builtin_convertvector(xh[2 * k], float2) +
+                  bv * __builtin_convertvector(yh[2 * k], float2);
+      float2 hi = av * __builtin_convertvector(xh[2 * k + 1], float2) +
+                  bv * __builtin_convertvector(yh[2 * k + 1], float2);
+      xv[k] = uint2{__builtin_bit_cast(unsigned, __builtin_convertvector(lo, half2)),
+                    __builtin_bit_cast(unsigned, __builtin_convertvector(hi, half2))};
+    }
+    i = vectors * 4;
+  }
+  for (; i < n; ++i)
+    x[i] = a * Compute<T>(x[i]) + b * Compute<T>(y[i]);
+}
+
+#undef POPOPS_VEC_INLINE
+
+} // namespace vec
+} // namespace popops
