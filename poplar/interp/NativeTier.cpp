@@ -104,8 +104,18 @@ RunResult executeNative(const NativeCode &native, const DecodedCode &code, std::
                         const ops::Window *window) {
   if (entryPc >= code.numWords)
     return execute(code, entryPc, mem, state, budget);
-  NativeFrame frame{
-      &state, window ? *window : ops::window(mem), mem, budget, 0, entryPc, kNativeHandOver, 0, 0};
+  // Filled field by field: a braced initialiser made GCC zero the whole frame first (`rep
+  // stos`) and then copy the window over it.
+  NativeFrame frame;
+  frame.state = &state;
+  frame.window = window ? *window : ops::window(mem);
+  frame.memory = mem;
+  frame.left = budget;
+  frame.cycles = 0;
+  frame.index = entryPc;
+  frame.status = kNativeHandOver;
+  frame.result = 0;
+  frame.address = 0;
   native.entry()(&frame);
   if (frame.status == kNativeHandOver)
     return detail::executeFast(code, mem, state,
