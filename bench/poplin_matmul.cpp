@@ -3,7 +3,8 @@
 // a native single-thread OpenBLAS sgemm of the same shape in the same run; simulated cycles
 // beside the AMP peak; and the plan and compile times.
 //
-// Counters: host_ms and native_ms (one product), host/native; sim_cycles, peak_cycles
+// Counters: host_ms and native_ms (one product), host/native; sim_cycles, est_cycles (the
+// planner's estimate, from matMulReportPlan), peak_cycles
 // (MACs / (tiles x MACs per tile-cycle: 16 float, 64 half)) and of_peak = peak_cycles /
 // sim_cycles; plan_s (graph construction with planning) and compile_s (the Engine constructor).
 // The result is checked against sgemm once before timing (exactly for float: the inputs are
@@ -21,6 +22,7 @@
 #include <cblas.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,12 @@ void BM_MatMul(benchmark::State &state) {
   Tensor b = poplin::createMatMulInputRHS(graph, type, {n, n}, {n, n}, "b");
   Tensor c = poplin::matMul(graph, a, b, prog, FLOAT, "c");
   const double planSeconds = secondsSince(planStart);
+  // The planner's estimate of the whole product, from its report, beside the simulation.
+  std::ostringstream plan;
+  poplin::matMulReportPlan(plan, graph, type, FLOAT, {n, n}, {n, n});
+  const std::string report = plan.str(), key = "Estimated cycles: ";
+  const auto at = report.find(key);
+  const double estimated = at == std::string::npos ? 0 : std::stod(report.substr(at + key.size()));
   graph.createHostWrite("a", a);
   graph.createHostWrite("b", b);
   graph.createHostRead("c", c);
@@ -70,8 +78,8 @@ void BM_MatMul(benchmark::State &state) {
   const std::vector<float> af(av.begin(), av.end()), bf(bv.begin(), bv.end());
   std::vector<float> want(n * n);
   auto sgemm = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f,
-                af.data(), int(n), bf.data(), int(n), 0.0f, want.data(), int(n));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, af.data(),
+                int(n), bf.data(), int(n), 0.0f, want.data(), int(n));
   };
   sgemm();
   for (std::size_t i = 0; i < got.size(); ++i)
@@ -102,6 +110,7 @@ void BM_MatMul(benchmark::State &state) {
   state.counters["native_ms"] = native * 1e3;
   state.counters["host/native"] = perRun / native;
   state.counters["sim_cycles"] = double(cycles);
+  state.counters["est_cycles"] = estimated;
   state.counters["peak_cycles"] = peakCycles;
   state.counters["of_peak"] = peakCycles / double(cycles);
   state.counters["plan_s"] = planSeconds;

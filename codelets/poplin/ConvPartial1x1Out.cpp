@@ -24,44 +24,62 @@ public:
     constexpr bool f32 = std::is_same<FPType, float>::value;
     // A pass covers up to 16 input channels and the outputs of every conv unit.
     constexpr unsigned kPassIn = 16, kUnits = f32 ? 8 : 16;
-    const unsigned chunks = (outChans + kUnits - 1) / kUnits;
+    // The fields are read once: an AMP pass writes memory, so the compiler would reload them
+    // after every pass.
+    const unsigned positions = numPositions, nIn = inChans, nOut = outChans;
+    const unsigned chunks = (nOut + kUnits - 1) / kUnits;
     // Workers share the output chunks when there are enough to go round, else the positions:
     // each pass reloads coefficients, so a worker should run long passes.
-    unsigned p0 = 0, p1 = numPositions, c0 = wid, cStep = 6;
+    unsigned p0 = 0, p1 = positions, c0 = wid, cStep = 6;
     if (chunks < 6) {
-      const unsigned per = (numPositions + 5) / 6;
-      p0 = wid * per < numPositions ? wid * per : numPositions;
-      p1 = p0 + per < numPositions ? p0 + per : numPositions;
+      const unsigned per = (positions + 5) / 6;
+      p0 = wid * per < positions ? wid * per : positions;
+      p1 = p0 + per < positions ? p0 + per : positions;
       c0 = 0;
       cStep = 1;
     }
     if (p0 == p1)
       return;
-    __builtin_ipu_amp_config(inChans * sizeof(FPType), outChans * sizeof(AccumType));
+    __builtin_ipu_amp_config(nIn * sizeof(FPType), nOut * sizeof(AccumType));
+    const unsigned fullPasses = nIn / kPassIn, restIn = nIn % kPassIn;
+    const unsigned n = p1 - p0;
     for (unsigned g = 0; g < in.size(); ++g) {
-      const FPType *x = &in[g][p0 * inChans];
+      const FPType *x = &in[g][p0 * nIn];
       const FPType *w = &weights[g][0];
-      AccumType *y = &out[g][p0 * outChans];
+      AccumType *y = &out[g][p0 * nOut];
       for (unsigned c = c0; c < chunks; c += cStep) {
         const unsigned o0 = c * kUnits;
-        const unsigned oc = outChans - o0 < kUnits ? outChans - o0 : kUnits;
-        for (unsigned i0 = 0; i0 < inChans; i0 += kPassIn) {
-          const unsigned ic = inChans - i0 < kPassIn ? inChans - i0 : kPassIn;
-          const unsigned shape = oc | ic << 8 | outChans << 16;
-          // The first input group overwrites the outputs; the others accumulate.
-          const unsigned ctl = (p1 - p0) | (i0 == 0 ? 0x80000000u : 0u);
-          if constexpr (f32) {
-            __builtin_ipu_amp_load_f32(w + i0 * outChans + o0, shape);
-            __builtin_ipu_amp_f32(x + i0, y + o0, ctl);
-          } else {
-            __builtin_ipu_amp_load_f16(w + i0 * outChans + o0, shape);
-            if constexpr (std::is_same<AccumType, float>::value)
-              __builtin_ipu_amp_f16(x + i0, y + o0, ctl);
-            else
-              __builtin_ipu_amp_f16h(x + i0, y + o0, ctl);
-          }
+        const unsigned oc = nOut - o0 < kUnits ? nOut - o0 : kUnits;
+        // The first input group overwrites the outputs; the others accumulate.
+        unsigned ctl = n | 0x80000000u;
+        const FPType *wp = w + o0, *xp = x;
+        AccumType *yp = y + o0;
+        const unsigned fullShape = oc | kPassIn << 8 | nOut << 16;
+        for (unsigned i = 0; i < fullPasses; ++i) {
+          pass(wp, fullShape, xp, yp, ctl);
+          wp += kPassIn * nOut;
+          xp += kPassIn;
+          ctl = n;
         }
+        if (restIn)
+          pass(wp, oc | restIn << 8 | nOut << 16, xp, yp, ctl);
       }
+    }
+  }
+
+private:
+  // One AMP pass: load the coefficient block, run it over the positions.
+  __attribute__((always_inline)) static void pass(const FPType *w, unsigned shape, const FPType *x,
+                                                  AccumType *y, unsigned ctl) {
+    if constexpr (std::is_same<FPType, float>::value) {
+      __builtin_ipu_amp_load_f32(w, shape);
+      __builtin_ipu_amp_f32(x, y, ctl);
+    } else {
+      __builtin_ipu_amp_load_f16(w, shape);
+      if constexpr (std::is_same<AccumType, float>::value)
+        __builtin_ipu_amp_f16(x, y, ctl);
+      else
+        __builtin_ipu_amp_f16h(x, y, ctl);
     }
   }
 };

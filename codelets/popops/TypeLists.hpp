@@ -11,6 +11,13 @@
 #define POPOPS_TYPES_FHI(X, ...) POPOPS_TYPES_FH(X, __VA_ARGS__) X(__VA_ARGS__, int)
 #define POPOPS_TYPES_FHIU(X, ...) POPOPS_TYPES_FH(X, __VA_ARGS__) POPOPS_TYPES_IU(X, __VA_ARGS__)
 #define POPOPS_TYPES_FHIUB(X, ...) POPOPS_TYPES_FHIU(X, __VA_ARGS__) X(__VA_ARGS__, bool)
+// The types PopLibs transposes: every 4-byte and 2-byte type, and the 2-byte ones its fast
+// (sides a multiple of 4) transposes take.
+#define POPOPS_TYPES_TRANSPOSE_FAST(X, ...)                                                        \
+  X(__VA_ARGS__, half) X(__VA_ARGS__, short) X(__VA_ARGS__, unsigned short)
+#define POPOPS_TYPES_TRANSPOSE(X, ...)                                                             \
+  X(__VA_ARGS__, float)                                                                            \
+  X(__VA_ARGS__, int) X(__VA_ARGS__, unsigned) POPOPS_TYPES_TRANSPOSE_FAST(X, __VA_ARGS__)
 
 // Pair lists: POPOPS_PAIRS_<list>(X, args...) expands X(args..., From, To) for each pair.
 #define POPOPS_CAST_FROM(X, from, ...)                                                             \

@@ -31,6 +31,9 @@ struct replication_factor {
 
 class Graph {
 public:
+  /// Poplar names the mapping type both in the namespace and in Graph.
+  using TileToTensorMapping = poplar::TileToTensorMapping;
+
   struct ConnectionDesc {
     std::string field;
     Tensor tensor;

@@ -13,10 +13,13 @@ namespace {
 
 constexpr unsigned kWorkers = 6;
 constexpr unsigned kPassInChans = 16;
-// Thread cycles fitted to the codelets' code (popc -S) as the interpreter runs it: a pass is
-// its coefficient load (32) plus the loop control, shape and address arithmetic and the issue
-// of the two AMP instructions.
-constexpr unsigned kPassCycles = 32 + 21;
+// Thread cycles fitted to the codelet's code (popc -S) as the interpreter runs it: a pass is
+// its coefficient load (32), the issue of the AMP pass and the steps of its pointers; a last
+// pass of fewer than 16 input channels builds its own shape.
+constexpr unsigned kPassCycles = 35, kRestPassCycles = 36;
+// ReduceAdd's worker entry and exit: its range, saving and restoring the registers its
+// accumulators take, and the tests between its loops (fitted to the interpreter).
+constexpr unsigned kReduceEntryCycles = 90;
 
 unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
@@ -35,10 +38,12 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
   const unsigned positionsPerWorker =
       chunks >= kWorkers ? c.positions : ceilDiv(c.positions, kWorkers);
   const std::uint64_t chunkLoops = std::uint64_t(c.groups) * chunksPerWorker;
-  const std::uint64_t passes = chunkLoops * ceilDiv(c.inChans, kPassInChans);
-  const std::uint64_t worker =
-      79 + 8 * c.groups + 27 * chunkLoops +
-      passes * (kPassCycles + std::uint64_t(perPosition) * positionsPerWorker);
+  const std::uint64_t fullPasses = chunkLoops * (c.inChans / kPassInChans);
+  const std::uint64_t restPasses = c.inChans % kPassInChans ? chunkLoops : 0;
+  const std::uint64_t positionCycles = std::uint64_t(perPosition) * positionsPerWorker;
+  const std::uint64_t worker = 124 + 10 * c.groups + 16 * chunkLoops +
+                               fullPasses * (kPassCycles + positionCycles) +
+                               restPasses * (kRestPassCycles + positionCycles);
   return kWorkers * worker;
 }
 
@@ -78,16 +83,34 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
 }
 
 std::uint64_t reduceAddCycles(const VertexCost &c) {
-  // Per worker: blocks of 32 elements of a float accumulator; each partial adds a load and an
-  // add per element (and a convert for half), the output a store (and a convert for half).
-  const unsigned elems = ceilDiv(ceilDiv(c.numElems, 2), kWorkers) * 2;
-  const std::uint64_t blocks = ceilDiv(elems, 32);
-  const unsigned perElementPartial = c.partialsType == poplar::HALF ? 6 : 5;
-  const unsigned perElementOut = c.dataType == poplar::HALF ? 5 : 2;
-  const std::uint64_t worker = 38 + blocks * (7 + 13 * std::uint64_t(c.numPartials)) +
-                               std::uint64_t(elems) * (perElementPartial * c.numPartials) +
-                               std::uint64_t(elems) * perElementOut - elems / 2;
-  return kWorkers * worker;
+  // The codelet's loops as popc -S gives them (one thread cycle an instruction): each worker
+  // sums its range in blocks of 32 elements, at most one of 16, then quads of 4, a pair and a
+  // last element. A piece of q quads loads partial 0, runs a loop over the other partials (a
+  // pointer load and offset, then per pair a load and an add, and for half partials a
+  // convert), stores (a half output converts each pair first) and steps on. The busiest
+  // worker sets the time.
+  const bool halfIn = c.partialsType == poplar::HALF, halfOut = c.dataType == poplar::HALF;
+  const std::uint64_t later = c.numPartials > 0 ? c.numPartials - 1 : 0;
+  auto piece = [&](std::uint64_t quads) {
+    const std::uint64_t first = 6 + 2 * quads * (halfIn ? 2 : 1);
+    const std::uint64_t stores = 2 * quads * (halfOut ? 2 : 1);
+    return first + stores + 10 + later * (3 + 2 * quads * (halfIn ? 3 : 2));
+  };
+  const std::uint64_t pair = 17 + (halfIn ? 1 : 0) + (halfOut ? 1 : 0) + later * (halfIn ? 7 : 6);
+  const std::uint64_t single = 13 + (halfIn ? 1 : 0) + (halfOut ? 3 : 0) + later * (halfIn ? 7 : 6);
+  const unsigned grain = halfOut ? 4 : 2;
+  const unsigned perWorker = ceilDiv(ceilDiv(c.numElems, grain), kWorkers) * grain;
+  std::uint64_t busiest = 0;
+  for (unsigned w = 0; w < kWorkers; ++w) {
+    const unsigned begin = std::min(c.numElems, w * perWorker);
+    const unsigned n = std::min(c.numElems, begin + perWorker) - begin;
+    const unsigned quads = n % 16 / 4;
+    const std::uint64_t worker = kReduceEntryCycles + (n / 32) * piece(8) +
+                                 (n % 32 / 16) * piece(4) + quads * piece(1) + (n % 4 / 2) * pair +
+                                 (n % 2) * single;
+    busiest = std::max(busiest, worker);
+  }
+  return kWorkers * busiest;
 }
 
 CycleEstimator estimatorOf(const std::string &name) {

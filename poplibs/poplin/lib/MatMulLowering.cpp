@@ -18,30 +18,31 @@ using namespace poplar::program;
 
 namespace {
 
-struct Range {
-  unsigned begin, end;
-  unsigned size() const { return end - begin; }
-};
+using Range = MatMulPlan::Range;
 
-/// The i-th of `parts` near-equal pieces of `size` elements (the last may be smaller or empty).
-Range part(unsigned size, unsigned parts, unsigned i) {
-  const unsigned per = MatMulPlan::ceilDiv(size, parts);
+/// The share of an output block of `size` elements that k tile `i` reduces (plan.reduceChunk
+/// each; the last may be smaller or empty).
+Range chunk(const MatMulPlan &plan, unsigned size, unsigned i) {
+  const unsigned per = MatMulPlan::reduceChunk(size, plan.split.k);
   return {std::min(size, i * per), std::min(size, (i + 1) * per)};
 }
 
-/// Calls f(g, m, n, k, ranges...) for every part of the plan that holds work.
+/// The indices of a part of the plan.
+struct PartIndex {
+  unsigned g, m, n, k;
+};
+
+/// Calls f(tile, index, ranges...) for every part of the plan (none is empty).
 template <class F> void forEachPart(const MatMulPlan &plan, F f) {
   const auto &p = plan.problem;
   const auto &s = plan.split;
   for (unsigned g = 0; g < s.groups; ++g)
     for (unsigned m = 0; m < s.m; ++m)
       for (unsigned n = 0; n < s.n; ++n)
-        for (unsigned k = 0; k < s.k; ++k) {
-          const Range rg = part(p.groups, s.groups, g), rm = part(p.m, s.m, m),
-                      rn = part(p.n, s.n, n), rk = part(p.k, s.k, k);
-          if (rg.size() && rm.size() && rn.size() && rk.size())
-            f(plan.tileOf(g, m, n, k), rg, rm, rn, rk, k);
-        }
+        for (unsigned k = 0; k < s.k; ++k)
+          f(plan.tileOf(g, m, n, k), PartIndex{g, m, n, k},
+            MatMulPlan::partOf(p.groups, s.groups, g), MatMulPlan::partOf(p.m, s.m, m),
+            MatMulPlan::partOf(p.n, s.n, n), MatMulPlan::partOf(p.k, s.k, k));
 }
 
 } // namespace
@@ -57,17 +58,16 @@ Tensor createOperand(Graph &graph, const MatMulPlan &plan, MatMulOperand which, 
       : which == MatMulOperand::RHS ? std::vector<std::size_t>{p.groups, p.k, p.n}
                                     : std::vector<std::size_t>{p.groups, p.m, p.n};
   Tensor t = graph.addVariable(type, shape, {dc, name});
-  forEachPart(plan, [&](unsigned tile, Range g, Range m, Range n, Range k, unsigned ki) {
+  forEachPart(plan, [&](unsigned tile, PartIndex i, Range g, Range m, Range n, Range k) {
     // LHS blocks live on the first tile that reads them (n part 0), RHS blocks likewise
     // (m part 0); output blocks are shared by their k tiles, as the reduction writes them.
-    const unsigned mi = m.begin / plan.mPerPart(), ni = n.begin / plan.nPerPart();
-    if (which == MatMulOperand::LHS && ni == 0)
+    if (which == MatMulOperand::LHS && i.n == 0)
       graph.setTileMapping(t.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end}), tile);
-    else if (which == MatMulOperand::RHS && mi == 0)
+    else if (which == MatMulOperand::RHS && i.m == 0)
       graph.setTileMapping(t.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end}), tile);
     else if (which == MatMulOperand::Output) {
       Tensor block = t.slice({g.begin, m.begin, n.begin}, {g.end, m.end, n.end}).flatten();
-      const Range c = part(unsigned(block.numElements()), plan.split.k, ki);
+      const Range c = chunk(plan, unsigned(block.numElements()), i.k);
       if (c.size())
         graph.setTileMapping(block.slice(c.begin, c.end), tile);
     }
@@ -85,10 +85,11 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
   const std::string convVertex =
       poputil::templateVertex(methodVertex(plan.method), p.inputType, written);
   ComputeSet partialsCs = graph.addComputeSet({dc, "Conv_1x1"});
-  // The partials of each output block (g, m, n parts), one per k part.
-  std::map<std::tuple<unsigned, unsigned, unsigned>, std::vector<Tensor>> partials;
+  // The partials of each output block (g, m, n parts), one per k part, with the block.
+  std::map<std::tuple<unsigned, unsigned, unsigned>, std::pair<Tensor, std::vector<Tensor>>>
+      partials;
   std::vector<Tensor> castIn, castOut;
-  forEachPart(plan, [&](unsigned tile, Range g, Range m, Range n, Range k, unsigned) {
+  forEachPart(plan, [&](unsigned tile, PartIndex i, Range g, Range m, Range n, Range k) {
     Tensor a = A.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end});
     Tensor b = B.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end});
     Tensor o = out.slice({g.begin, m.begin, n.begin}, {g.end, m.end, n.end});
@@ -96,7 +97,9 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
       Tensor partial =
           graph.addVariable(plan.partialsType, {g.size(), m.size(), n.size()}, {dc, "partials"});
       graph.setTileMapping(partial, tile);
-      partials[{g.begin, m.begin, n.begin}].push_back(partial);
+      auto &block = partials[{i.g, i.m, i.n}];
+      block.first = o.flatten();
+      block.second.push_back(partial);
       if (!reduce) {
         castIn.push_back(partial.flatten());
         castOut.push_back(o.flatten());
@@ -106,10 +109,10 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
     VertexRef v = graph.addVertex(partialsCs, convVertex);
     graph.setTileMapping(v, tile);
     std::vector<Tensor> in, weights, outs;
-    for (unsigned i = 0; i < g.size(); ++i) {
-      in.push_back(a[i].flatten());
-      weights.push_back(b[i].flatten());
-      outs.push_back(o[i].flatten());
+    for (unsigned j = 0; j < g.size(); ++j) {
+      in.push_back(a[j].flatten());
+      weights.push_back(b[j].flatten());
+      outs.push_back(o[j].flatten());
     }
     graph.connect(v["in"], in);
     graph.connect(v["weights"], weights);
@@ -125,16 +128,11 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
     ComputeSet reduceCs = graph.addComputeSet({dc, "Reduce"});
     const std::string reduceVertex =
         poputil::templateVertex("poplin::ReduceAdd", p.outputType, plan.partialsType);
-    for (const auto &[origin, parts] : partials) {
-      const auto [g0, m0, n0] = origin;
-      const unsigned gi = g0 / plan.groupsPerPart(), mi = m0 / plan.mPerPart(),
-                     ni = n0 / plan.nPerPart();
-      const auto shape = parts.front().shape();
-      Tensor block = out.slice({g0, m0, n0}, {g0 + unsigned(shape[0]), m0 + unsigned(shape[1]),
-                                              n0 + unsigned(shape[2])})
-                         .flatten();
+    for (const auto &[index, blockAndParts] : partials) {
+      const auto [gi, mi, ni] = index;
+      const auto &[block, parts] = blockAndParts;
       for (unsigned ki = 0; ki < plan.split.k; ++ki) {
-        const Range c = part(unsigned(block.numElements()), plan.split.k, ki);
+        const Range c = chunk(plan, unsigned(block.numElements()), ki);
         if (!c.size())
           continue;
         VertexRef v = graph.addVertex(reduceCs, reduceVertex);

@@ -22,21 +22,16 @@ using Plan = MatMulPlan;
 // Each compute set and each exchange ends in a sync; the planner charges this per phase so
 // that needless phases (a reduction of one part) cost something.
 constexpr std::uint64_t kPhaseCycles = 100;
+// A copy between two places on one tile moves a 64-bit word a cycle.
+constexpr std::uint64_t kOnTileCopyBytesPerCycle = 8;
 
-/// The split counts of a dimension of `size` that give distinct part sizes (1..size), at most
-/// `limit`: other counts only leave parts empty.
+/// The split counts of a dimension of `size` worth trying: 1..size, at most `limit` (more parts
+/// than elements would leave parts empty). Parts differ by at most one element, so each count
+/// gives a different partition.
 std::vector<unsigned> splitCounts(unsigned size, unsigned limit) {
   std::vector<unsigned> counts;
-  for (unsigned parts = 1; parts <= std::min(size, limit);) {
-    const unsigned per = Plan::ceilDiv(size, parts);
-    const unsigned used = Plan::ceilDiv(size, per);
-    counts.push_back(used);
-    // The next count that makes the parts smaller.
-    parts = per == 1 ? size + 1 : Plan::ceilDiv(size, per - 1);
-    if (parts <= used)
-      parts = used + 1;
-  }
-  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (unsigned parts = 1; parts <= std::min(size, limit); ++parts)
+    counts.push_back(parts);
   return counts;
 }
 
@@ -77,21 +72,49 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
   const std::uint64_t partialBytes = target.getTypeSize(partialsType);
   const std::uint64_t outBytes = target.getTypeSize(p.outputType);
   MatMulCost c;
-  // Every tile receives its blocks of both operands (an upper bound: a block that is already
-  // on its tile is copied locally, faster).
-  const std::uint64_t operandBytes =
-      std::uint64_t(g) * (std::uint64_t(m) * k + std::uint64_t(k) * n) * inBytes;
-  c.exchange = exchangeCycles(target, operandBytes) + kPhaseCycles;
+  // A tile receives its blocks of both operands or holds one or both (createOperand puts each
+  // on the first tile that reads it) and sends it to the others once (the exchange
+  // broadcasts). A tile reads a block it holds in place unless the block is fragmented: the
+  // compiler aligns each interval of a tensor on a tile to 4 bytes, so the block of a split
+  // dimension whose rows are not whole words (odd half rows) has gaps, and its holder also
+  // copies it to a buffer at 8 bytes a cycle. The busiest of the four kinds of tile sets it.
+  const std::uint64_t aBytes = std::uint64_t(g) * m * k * inBytes;
+  const std::uint64_t bBytes = std::uint64_t(g) * k * n * inBytes;
+  const std::uint64_t operandBytes = aBytes + bBytes;
+  auto gapped = [&](unsigned rowElems) { return (rowElems * inBytes) % 4 != 0; };
+  // A's rows are its K part (any part of K); B's rows its N part: the first part (the largest)
+  // on the tile that also holds A, any part elsewhere.
+  const bool splitK = split.k > 1, splitN = split.n > 1;
+  const bool gapA = splitK && (gapped(k) || gapped(p.k / split.k));
+  const bool gapB0 = splitN && gapped(n), gapB = gapB0 || (splitN && gapped(p.n / split.n));
+  auto copyCycles = [](std::uint64_t bytes) {
+    return (bytes + kOnTileCopyBytesPerCycle - 1) / kOnTileCopyBytesPerCycle;
+  };
+  const std::uint64_t holdsBoth =
+      exchangeCycles(target, operandBytes) + copyCycles((gapA ? aBytes : 0) + (gapB0 ? bBytes : 0));
+  const std::uint64_t holdsOne = exchangeCycles(target, std::max(aBytes, bBytes)) +
+                                 copyCycles(std::max(gapA ? aBytes : 0, gapB ? bBytes : 0));
+  c.exchange = std::max({exchangeCycles(target, operandBytes), holdsBoth, holdsOne}) + kPhaseCycles;
   const poplar::Type written = vertexOutputType(p, partialsType, split, method);
-  const VertexCost vertex{target, p.inputType, written, g, m, k, n, 0, 0};
-  c.partials = (method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
-                                            : convPartialHorizontalMacCycles(vertex)) +
-               kPhaseCycles;
+  // The slowest tile sets the step, and it is not always one with the largest parts: a part
+  // with fewer output channels or positions can split worse over the workers (45 output
+  // channels give each AMP worker one chunk of 8; 34 give five chunks, so the workers share
+  // positions and each runs all five chunks' passes). So both part sizes of M and N are priced.
+  std::uint64_t partials = 0;
+  for (unsigned mm : {m, p.m / split.m})
+    for (unsigned nn : {n, p.n / split.n}) {
+      const VertexCost vertex{target, p.inputType, written, g, mm, k, nn, 0, 0};
+      partials =
+          std::max(partials, method == MatMulMethod::Amp ? convPartial1x1OutCycles(vertex)
+                                                         : convPartialHorizontalMacCycles(vertex));
+    }
+  c.partials = partials + kPhaseCycles;
   const std::uint64_t blockElems = std::uint64_t(g) * m * n;
   std::uint64_t temp = operandBytes + blockElems * partialBytes;
   if (split.k > 1) {
     // Each of the k tiles of an output block reduces 1/k of it, receiving the others' partials.
-    const unsigned chunk = unsigned(Plan::ceilDiv(unsigned(blockElems), split.k));
+    const unsigned chunk =
+        std::min(unsigned(blockElems), Plan::reduceChunk(unsigned(blockElems), split.k));
     c.reduceExchange =
         exchangeCycles(target, std::uint64_t(chunk) * (split.k - 1) * partialBytes) + kPhaseCycles;
     c.reduce = reduceAddCycles({target, p.outputType, partialsType, 1, 0, 0, 0, split.k, chunk}) +

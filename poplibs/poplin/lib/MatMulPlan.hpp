@@ -22,7 +22,8 @@ struct MatMulProblem {
 };
 
 /// How many parts each dimension is cut into; the tile of part (g, m, n, k) is
-/// ((g * m_ + m) * n_ + n) * k_ + k, so the k parts of one output block are neighbours.
+/// ((g * m_ + m) * n_ + n) * k_ + k, so the k parts of one output block are neighbours. The
+/// parts of a dimension differ in size by at most one (MatMulPlan::partOf).
 struct MatMulSplit {
   unsigned groups = 1, m = 1, n = 1, k = 1;
   unsigned tiles() const { return groups * m * n * k; }
@@ -57,7 +58,7 @@ struct MatMulPlan {
   MatMulMethod method = MatMulMethod::Amp;
   MatMulCost cost;
   bool fitsMemory = true;
-  /// Elements of each part (the last part of a dimension may be smaller).
+  /// Elements of the largest part of each dimension (the others may be one smaller).
   unsigned groupsPerPart() const { return ceilDiv(problem.groups, split.groups); }
   unsigned mPerPart() const { return ceilDiv(problem.m, split.m); }
   unsigned nPerPart() const { return ceilDiv(problem.n, split.n); }
@@ -69,6 +70,25 @@ struct MatMulPlan {
     return ((g * split.m + m) * split.n + n) * split.k + k;
   }
   static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
+  /// Elements of an output block of `blockElems` that each of its `kParts` tiles reduces: a whole
+  /// number of 4-element grains (the last tile's share may be smaller or empty), so every
+  /// share of a partials block starts 8-byte aligned for ReduceAdd's vector loads (a misaligned
+  /// share would be copied to a buffer first).
+  static unsigned reduceChunk(unsigned blockElems, unsigned kParts) {
+    return ceilDiv(ceilDiv(blockElems, kParts), 4) * 4;
+  }
+  /// Part i of `parts` of a dimension of `size`: [begin, end), the first size % parts parts one
+  /// larger than the rest, so no part is much smaller than the others (a small last part can
+  /// split worse over the AMP's workers than a full one, and leaves tiles idle).
+  struct Range {
+    unsigned begin, end;
+    unsigned size() const { return end - begin; }
+  };
+  static Range partOf(unsigned size, unsigned parts, unsigned i) {
+    const unsigned small = size / parts, larger = size % parts;
+    const unsigned begin = i * small + (i < larger ? i : larger);
+    return {begin, begin + small + (i < larger ? 1 : 0)};
+  }
 };
 
 /// The partials type a problem uses: the option's, but never narrower than the input.

@@ -94,6 +94,14 @@ void lowerCall(const LowerContext &c, const OpInfo &op) {
   copyBackByRef(c, op, called);
 }
 
+/// A tensor passed to a call takes the layout of the called graph's input (made once for all
+/// calls, from the consumers in that graph), so that the call's copy in stays on its tiles. (The
+/// layout pass does not ask this of a tensor its graph updates in place: Layout.cpp.)
+poplar::Tensor layoutCall(const LayoutContext &c, const OpInfo &op, std::size_t i) {
+  const poplar::Tensor input = c.preferred(c.ir.graph(op.calledGraphs.at(0)).inputs.at(i));
+  return input.valid() ? c.graph.clone(input, c.ir.tensor(op.inputs[i]).name) : input;
+}
+
 namespace {
 std::size_t indexIn(const std::vector<TensorId> &ts, TensorId t) {
   return std::size_t(std::find(ts.begin(), ts.end(), t) - ts.begin());

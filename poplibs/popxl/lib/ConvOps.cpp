@@ -95,23 +95,40 @@ std::vector<TensorSpec> inferConv(const Ir &ir, const OpInfo &op) {
   return {op.type == "conv_input_grad" ? s.in : s.weights};
 }
 
+namespace {
+/// The forward pass's options, which its lowering and its layout hook both pass (one plan).
+const poplar::OptionFlags kForwardPass{{"pass", "TRAINING_FWD"}};
+} // namespace
+
 void lowerConv(const LowerContext &c, const OpInfo &op) {
   const ConvShapes s = convShapes(c.ir, op);
   const poplin::ConvParams params = convParams(s);
   if (op.type == "conv") {
     c.setOut(op, 0,
              poplin::convolution(c.graph, c.in(op, 0), groupedWeights(c.in(op, 1), s.groups),
-                                 params, false, c.prog, op.name, {{"pass", "TRAINING_FWD"}}));
+                                 params, false, c.prog, op.name, kForwardPass, &c.planCache));
   } else if (op.type == "conv_input_grad") {
     c.setOut(op, 0,
              poplin::convolution(c.graph, c.in(op, 0), groupedWeights(c.in(op, 1), s.groups),
                                  poplin::getGradientParams(params), true, c.prog, op.name,
-                                 {{"pass", "TRAINING_BWD"}}));
+                                 {{"pass", "TRAINING_BWD"}}, &c.planCache));
   } else {
-    poplar::Tensor deltas = poplin::calculateWeightDeltas(
-        c.graph, c.in(op, 0), c.in(op, 1), params, c.prog, op.name, {{"pass", "TRAINING_WU"}});
+    poplar::Tensor deltas =
+        poplin::calculateWeightDeltas(c.graph, c.in(op, 0), c.in(op, 1), params, c.prog, op.name,
+                                      {{"pass", "TRAINING_WU"}}, &c.planCache);
     c.setOut(op, 0, deltas.reshape(poplarShape(s.weights.shape)));
   }
+}
+
+/// The forward convolution's input and weights where its plan reads them (poplin::createInput,
+/// poplin::createWeights); the gradient passes' rows have no preference.
+poplar::Tensor layoutConv(const LayoutContext &c, const OpInfo &op, std::size_t i) {
+  const ConvShapes s = convShapes(c.ir, op);
+  const std::string &name = c.ir.tensor(op.inputs.at(i)).name;
+  if (i == 0)
+    return poplin::createInput(c.graph, convParams(s), name, kForwardPass, &c.planCache);
+  return poplin::createWeights(c.graph, convParams(s), name, kForwardPass, &c.planCache)
+      .reshape(poplarShape(s.weights.shape));
 }
 
 void gradConv(GradContext &c, const OpInfo &op) {

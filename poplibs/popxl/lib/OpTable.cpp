@@ -8,7 +8,8 @@ namespace popxl::internal {
 
 namespace {
 const OpRow kOps[] = {
-#define POPXL_OP(type, infer, lower, grad, effects) {type, infer, lower, grad, effects},
+#define POPXL_OP(type, infer, lower, grad, effects, layout)                                        \
+  {type, infer, lower, grad, effects, layout},
 #include "Ops.def"
 };
 } // namespace

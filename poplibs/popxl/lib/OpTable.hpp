@@ -6,6 +6,7 @@
 
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
+#include <poplin/PlanningCache.hpp>
 
 #include <functional>
 #include <optional>
@@ -21,10 +22,13 @@ struct LoweredGraph {
 };
 
 /// What lowering an op needs: the Poplar graph and the program being built, the Poplar tensor
-/// of every IR tensor lowered so far, the host streams, and the called graphs' functions.
+/// of every IR tensor lowered so far, the host streams, the called graphs' functions, and the
+/// plans of matmuls and convolutions (shared with the layout hooks, so that an operand created
+/// for an op and the op's lowering use one plan).
 struct LowerContext {
   const Ir &ir;
   poplar::Graph &graph;
+  poplin::PlanningCache &planCache;
   poplar::program::Sequence &prog;
   std::vector<poplar::Tensor> &tensors;     // by TensorId
   std::vector<poplar::DataStream> &streams; // by StreamId
@@ -83,10 +87,23 @@ struct Effects {
   std::vector<StreamId> streams;
 };
 
+/// What an op's create-input hook needs: the graph, the plan cache the lowering uses, and the
+/// layout the consumers of another tensor prefer (an invalid Tensor when none does): the hooks
+/// of views and calls pass their output's or their graph input's preference on to their input.
+struct LayoutContext {
+  const Ir &ir;
+  poplar::Graph &graph;
+  poplin::PlanningCache &planCache;
+  std::function<poplar::Tensor(TensorId)> preferred;
+};
+
 using InferFn = std::vector<TensorSpec> (*)(const Ir &, const OpInfo &);
 using LowerFn = void (*)(const LowerContext &, const OpInfo &);
 using GradFn = void (*)(GradContext &, const OpInfo &);
 using EffectsFn = Effects (*)(const Ir &, const OpInfo &);
+/// A new tensor of the shape and type of the op's input `i`, laid out as the op reads that input
+/// best; an invalid Tensor when the op has no preference for it.
+using LayoutFn = poplar::Tensor (*)(const LayoutContext &, const OpInfo &, std::size_t i);
 
 struct OpRow {
   const char *type;
@@ -94,6 +111,7 @@ struct OpRow {
   LowerFn lower;
   GradFn grad;
   EffectsFn effects;
+  LayoutFn layout;
 };
 
 /// The rule of ops without a gradient: an error if autodiff needs one.
@@ -103,6 +121,8 @@ void noGrad(GradContext &, const OpInfo &);
 Effects noEffects(const Ir &, const OpInfo &);
 Effects effectsView(const Ir &, const OpInfo &);
 Effects effectsInPlace(const Ir &, const OpInfo &);
+/// The layout hook of ops without a preference: an invalid Tensor.
+poplar::Tensor noLayout(const LayoutContext &, const OpInfo &, std::size_t);
 /// `grad` summed over the dimensions numpy broadcasting added or stretched, so that it has
 /// `shape`: the gradient of a broadcast operand.
 TensorId sumToShape(GradContext &c, TensorId grad, const std::vector<std::int64_t> &shape);
@@ -140,11 +160,12 @@ void addGatheredRows(const LowerContext &c, const poplar::Tensor &target,
 poplar::Type poplarType(DType t);
 std::vector<std::size_t> poplarShape(const std::vector<std::int64_t> &shape);
 
-#define POPXL_OP(type, infer, lower, grad, effects)                                                \
+#define POPXL_OP(type, infer, lower, grad, effects, layout)                                        \
   std::vector<TensorSpec> infer(const Ir &, const OpInfo &);                                       \
   void lower(const LowerContext &, const OpInfo &);                                                \
   void grad(GradContext &, const OpInfo &);                                                        \
-  Effects effects(const Ir &, const OpInfo &);
+  Effects effects(const Ir &, const OpInfo &);                                                     \
+  poplar::Tensor layout(const LayoutContext &, const OpInfo &, std::size_t);
 #include "Ops.def"
 
 } // namespace popxl::internal

@@ -5,6 +5,7 @@
 #include <popxl/Session.hpp>
 
 #include "ExecutableCache.hpp"
+#include "Layout.hpp"
 #include "OpTable.hpp"
 
 #include <poplar/Engine.hpp>
@@ -13,7 +14,6 @@
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
 #include <poprand/codelets.hpp>
-#include <poputil/TileMapping.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -49,6 +49,7 @@ struct Session::Impl {
   std::set<GraphId> lowering; // graphs being lowered: a graph that calls itself is an error
   Device device;
   Graph graph;
+  poplin::PlanningCache planCache; // matmul and conv plans, for the layout pass and the lowering
   std::vector<Tensor> tensors;
   std::vector<DataStream> streams;
   std::vector<std::vector<std::uint8_t>> streamBuffers;
@@ -97,8 +98,9 @@ struct Session::Impl {
       }
   }
 
-  /// The Poplar graph and main program of the Ir: streams, variables and constants (each with a
-  /// host write and read handle, which is all a loaded executable needs), then the ops.
+  /// The Poplar graph and main program of the Ir: streams, the tensors no op makes (variables
+  /// and constants, each with a host write and read handle, which is all a loaded executable
+  /// needs, and called graphs' inputs) in the layouts their consumers prefer, then the ops.
   Sequence buildProgram() {
     popops::addCodelets(graph);
     poplin::addCodelets(graph);
@@ -112,16 +114,13 @@ struct Session::Impl {
               ? graph.addHostToDeviceFIFO(streamHandle(s), type, info.spec.numElements())
               : graph.addDeviceToHostFIFO(streamHandle(s), type, info.spec.numElements()));
     }
+    internal::createSourceTensors(ir, graph, planCache, tensors);
     for (TensorId t = 0; t < ir.numTensors(); ++t) {
       const TensorInfo &info = ir.tensor(t);
       if (info.kind != TensorKind::Variable && info.kind != TensorKind::Constant)
         continue;
-      Tensor v = graph.addVariable(internal::poplarType(info.spec.dtype),
-                                   internal::poplarShape(info.spec.shape), info.name);
-      poputil::mapTensorLinearly(graph, v);
-      graph.createHostWrite(writeHandle(t), v);
-      graph.createHostRead(readHandle(t), v);
-      tensors[t] = v;
+      graph.createHostWrite(writeHandle(t), tensors[t]);
+      graph.createHostRead(readHandle(t), tensors[t]);
     }
     Sequence main;
     lowerOps(ir.mainGraph(), main);
@@ -133,7 +132,7 @@ void Session::Impl::lowerOps(GraphId g, Sequence &seq) {
   auto lower = [this](GraphId called) -> const internal::LoweredGraph & {
     return lowerGraph(called);
   };
-  const internal::LowerContext context{ir, graph, seq, tensors, streams, lower};
+  const internal::LowerContext context{ir, graph, planCache, seq, tensors, streams, lower};
   for (OpId o : ir.schedule(g)) {
     const OpInfo &op = ir.op(o);
     internal::opRow(op.type).lower(context, op);
@@ -147,13 +146,8 @@ const internal::LoweredGraph &Session::Impl::lowerGraph(GraphId g) {
   if (!lowering.insert(g).second)
     throw error("popxl.Session: graph '" + ir.graph(g).name + "' calls itself");
   internal::LoweredGraph result;
-  for (TensorId t : ir.graph(g).inputs) {
-    const TensorInfo &info = ir.tensor(t);
-    tensors[t] = graph.addVariable(internal::poplarType(info.spec.dtype),
-                                   internal::poplarShape(info.spec.shape), info.name);
-    poputil::mapTensorLinearly(graph, tensors[t]);
-    result.inputs.push_back(tensors[t]);
-  }
+  for (TensorId t : ir.graph(g).inputs) // made by createSourceTensors
+    result.inputs.push_back(tensors.at(t));
   Sequence body;
   lowerOps(g, body);
   for (TensorId t : ir.graph(g).outputs)
@@ -223,5 +217,15 @@ std::uint64_t Session::lastRunCycles() const { return impl_->engine->getLastRunC
 bool Session::loadedFromCache() const { return impl_->loadedFromCache; }
 
 std::string Session::cacheEntry() const { return impl_->cacheEntry; }
+
+std::vector<std::vector<poplar::Interval>> Session::tileMapping(TensorId t) const {
+  const TensorInfo &info = impl_->ir.tensor(t);
+  if (!impl_->tensors.at(t).valid())
+    throw error("popxl.Session.tileMapping: '" + info.name + "' has no Poplar tensor (" +
+                (impl_->loadedFromCache ? "the program was loaded from the cache"
+                                        : "the program does not use it") +
+                ")");
+  return impl_->graph.getTileMapping(impl_->tensors[t]);
+}
 
 } // namespace popxl

@@ -61,14 +61,39 @@ std::vector<TensorSpec> inferTranspose(const Ir &ir, const OpInfo &op) {
   return {{shape, in.dtype}};
 }
 
-void lowerTranspose(const LowerContext &c, const OpInfo &op) {
-  const auto &inShape = c.ir.tensor(op.inputs[0]).spec.shape;
-  std::vector<std::int64_t> perm = intsAttr(op, "permutation");
+namespace {
+/// The transpose's permutation (its attribute, or the axes reversed when that is empty).
+std::vector<unsigned> permutation(const Ir &ir, const OpInfo &op) {
+  const std::vector<std::int64_t> perm = intsAttr(op, "permutation");
+  std::vector<unsigned> result(perm.begin(), perm.end());
   if (perm.empty()) {
-    perm.resize(inShape.size());
-    std::iota(perm.rbegin(), perm.rend(), 0);
+    result.resize(ir.tensor(op.inputs.at(0)).spec.shape.size());
+    std::iota(result.rbegin(), result.rend(), 0u);
   }
-  c.setOut(op, 0, c.in(op, 0).dimShuffle(std::vector<unsigned>(perm.begin(), perm.end())));
+  return result;
+}
+} // namespace
+
+void lowerTranspose(const LowerContext &c, const OpInfo &op) {
+  c.setOut(op, 0, c.in(op, 0).dimShuffle(permutation(c.ir, op)));
+}
+
+// A view's input takes its output's preferred layout, viewed back: the view of it is then that
+// layout (a matmul reading a weight through a transpose, as its gradient does).
+poplar::Tensor layoutReshape(const LayoutContext &c, const OpInfo &op, std::size_t) {
+  const poplar::Tensor out = c.preferred(op.outputs.at(0));
+  return out.valid() ? out.reshape(poplarShape(c.ir.tensor(op.inputs[0]).spec.shape)) : out;
+}
+
+poplar::Tensor layoutTranspose(const LayoutContext &c, const OpInfo &op, std::size_t) {
+  const poplar::Tensor out = c.preferred(op.outputs.at(0));
+  if (!out.valid())
+    return out;
+  const std::vector<unsigned> perm = permutation(c.ir, op);
+  std::vector<unsigned> inverse(perm.size());
+  for (unsigned d = 0; d < perm.size(); ++d)
+    inverse[perm[d]] = d;
+  return out.dimShuffle(inverse);
 }
 
 std::vector<TensorSpec> inferCast(const Ir &ir, const OpInfo &op) {
@@ -186,19 +211,48 @@ std::vector<TensorSpec> inferMatMul(const Ir &ir, const OpInfo &op) {
   return {{shape, outType}};
 }
 
-void lowerMatMul(const LowerContext &c, const OpInfo &op) {
-  const auto &a = c.ir.tensor(op.inputs[0]).spec;
-  const auto &out = c.ir.tensor(op.outputs[0]).spec;
-  const std::size_t r = a.shape.size();
+namespace {
+/// A matmul as poplin plans it: [G, M, K] x [G, K, N] (the batch dimensions folded into G), with
+/// the options its lowering and its layout hook both pass, so that they find one plan.
+struct MatMulProblem {
+  std::vector<std::size_t> a, b;
+  poplar::Type inType, outType;
+  poplar::OptionFlags options;
+};
+
+MatMulProblem matMulProblem(const Ir &ir, const OpInfo &op) {
+  const auto &a = ir.tensor(op.inputs.at(0)).spec.shape, &b = ir.tensor(op.inputs.at(1)).spec.shape;
+  const std::size_t r = a.size();
   std::size_t batch = 1;
   for (std::size_t i = 0; i + 2 < r; ++i)
-    batch *= std::size_t(a.shape[i]);
-  poplar::Tensor A = c.in(op, 0), B = c.in(op, 1);
-  const std::size_t m = A.dim(r - 2), k = A.dim(r - 1), n = B.dim(r - 1);
+    batch *= std::size_t(a[i]);
+  const auto dim = [](std::int64_t d) { return std::size_t(d); };
+  return {{batch, dim(a[r - 2]), dim(a[r - 1])},
+          {batch, dim(b[r - 2]), dim(b[r - 1])},
+          poplarType(ir.tensor(op.inputs[0]).spec.dtype),
+          poplarType(ir.tensor(op.outputs.at(0)).spec.dtype),
+          {}};
+}
+} // namespace
+
+void lowerMatMul(const LowerContext &c, const OpInfo &op) {
+  const MatMulProblem p = matMulProblem(c.ir, op);
   poplar::Tensor C =
-      poplin::matMulGrouped(c.graph, A.reshape({batch, m, k}), B.reshape({batch, k, n}), c.prog,
-                            poplarType(out.dtype), op.name);
-  c.setOut(op, 0, C.reshape(poplarShape(out.shape)));
+      poplin::matMulGrouped(c.graph, c.in(op, 0).reshape(p.a), c.in(op, 1).reshape(p.b), c.prog,
+                            p.outType, op.name, p.options, &c.planCache);
+  c.setOut(op, 0, C.reshape(poplarShape(c.ir.tensor(op.outputs[0]).spec.shape)));
+}
+
+/// Each operand where the product's plan reads it (poplin::createMatMulGroupedInputLHS/RHS).
+poplar::Tensor layoutMatMul(const LayoutContext &c, const OpInfo &op, std::size_t i) {
+  const MatMulProblem p = matMulProblem(c.ir, op);
+  const TensorInfo &in = c.ir.tensor(op.inputs.at(i));
+  const poplar::Tensor t =
+      i == 0 ? poplin::createMatMulGroupedInputLHS(c.graph, p.inType, p.outType, p.a, p.b, in.name,
+                                                   p.options, &c.planCache)
+             : poplin::createMatMulGroupedInputRHS(c.graph, p.inType, p.outType, p.a, p.b, in.name,
+                                                   p.options, &c.planCache);
+  return t.reshape(poplarShape(in.spec.shape));
 }
 
 std::vector<TensorSpec> inferSoftmax(const Ir &ir, const OpInfo &op) {

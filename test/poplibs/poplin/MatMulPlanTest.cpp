@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -80,11 +81,29 @@ TEST(MatMulPlan, SplitNeverExceedsTilesAndCoversTheProblem) {
       const MatMulPlan plan = planMatMul(target, p, {});
       EXPECT_LE(plan.split.tiles(), tiles);
       EXPECT_GE(plan.mPerPart() * plan.split.m, p.m);
-      EXPECT_LT(plan.mPerPart() * (plan.split.m - 1), p.m); // no empty part
-      EXPECT_LT(plan.kPerPart() * (plan.split.k - 1), p.k);
-      EXPECT_LT(plan.nPerPart() * (plan.split.n - 1), p.n);
+      EXPECT_LE(plan.split.m, p.m); // no empty part
+      EXPECT_LE(plan.split.k, p.k);
+      EXPECT_LE(plan.split.n, p.n);
     }
   }
+}
+
+// Parts are balanced: they tile the dimension in order and differ by at most one element.
+TEST(MatMulPlan, PartsCoverTheDimensionAndDifferByAtMostOne) {
+  for (unsigned size : {1u, 7u, 45u, 1024u})
+    for (unsigned parts = 1; parts <= size; parts += parts < 30 ? 1 : 97) {
+      unsigned next = 0, smallest = size, largest = 0;
+      for (unsigned i = 0; i < parts; ++i) {
+        const auto r = MatMulPlan::partOf(size, parts, i);
+        ASSERT_EQ(r.begin, next) << size << " in " << parts << " parts, part " << i;
+        next = r.end;
+        smallest = std::min(smallest, r.size());
+        largest = std::max(largest, r.size());
+      }
+      EXPECT_EQ(next, size);
+      EXPECT_LE(largest - smallest, 1u) << size << " in " << parts << " parts";
+      EXPECT_EQ(largest, MatMulPlan::ceilDiv(size, parts));
+    }
 }
 
 TEST(MatMulPlan, CacheHoldsOnePlanPerProblem) {

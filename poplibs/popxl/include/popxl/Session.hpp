@@ -5,6 +5,8 @@
 
 #include <popxl/Ir.hpp>
 
+#include <poplar/Interval.hpp>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -35,6 +37,10 @@ public:
   bool loadedFromCache() const;
   /// The cache file holding the program (empty without a cache directory).
   std::string cacheEntry() const;
+  /// Where the Poplar tensor of `t` lives: per tile, the intervals of its row-major elements
+  /// (the layout a variable, constant or graph input was given). Needs a Session that lowered
+  /// the Ir (not one loaded from the cache) and a tensor the program uses.
+  std::vector<std::vector<poplar::Interval>> tileMapping(TensorId t) const;
 
 private:
   struct Impl;
