@@ -51,10 +51,24 @@ public:
   explicit TileScheduler(const CycleModelParams &params = {})
       : params_(params), contexts_(std::clamp(params.workerContexts, 1u, kNumWorkerContexts)) {}
 
+  /// Starts another tile (or compute set) with every context idle.
+  void reset() {
+    out_ = TileComputeCycles();
+    busiest_ = 0;
+    fresh_ = 0;
+  }
+
   void addVertex(uint64_t cycles) {
-    // Ties go to the lowest context, so the schedule is deterministic.
+    // Ties go to the lowest context, so the schedule is deterministic. While contexts
+    // [fresh_, contexts_) are all at the minimum (the others hold more, since each got some
+    // cycles), the least-loaded is context fresh_, and no scan is needed: the common case of a
+    // tile with up to six vertices.
     auto ctx = out_.contextCycles.begin();
-    *std::min_element(ctx, ctx + contexts_) += cycles;
+    uint64_t *least = fresh_ < contexts_ ? ctx + fresh_ : &*std::min_element(ctx, ctx + contexts_);
+    *least += cycles;
+    if (fresh_ < contexts_ && cycles != 0)
+      ++fresh_;
+    busiest_ = std::max(busiest_, *least);
     out_.supervisorCycles += params_.vertexLaunchCycles;
     out_.busyThreadCycles += cycles;
   }
@@ -62,9 +76,12 @@ public:
   /// `count` workers' cycles of one MultiVertex (missing workers count as idle).
   void addMultiVertex(const uint64_t *workerCycles, std::size_t count) {
     auto ctx = out_.contextCycles.begin();
-    const uint64_t start = *std::max_element(ctx, ctx + contexts_);
-    for (unsigned w = 0; w < contexts_; ++w)
+    const uint64_t start = busiest_;
+    for (unsigned w = 0; w < contexts_; ++w) {
       ctx[w] = start + (w < count ? workerCycles[w] : 0);
+      busiest_ = std::max(busiest_, ctx[w]);
+    }
+    fresh_ = contexts_; // the contexts now differ: scan for the least loaded
     out_.supervisorCycles += params_.multiVertexLaunchCycles;
     for (std::size_t w = 0; w < count; ++w)
       out_.busyThreadCycles += workerCycles[w];
@@ -72,9 +89,7 @@ public:
 
   TileComputeCycles finish() const {
     TileComputeCycles out = out_;
-    auto ctx = out.contextCycles.begin();
-    out.tileCycles =
-        uint64_t(contexts_) * *std::max_element(ctx, ctx + contexts_) + out.supervisorCycles;
+    out.tileCycles = uint64_t(contexts_) * busiest_ + out.supervisorCycles;
     return out;
   }
 
@@ -82,6 +97,8 @@ private:
   CycleModelParams params_;
   unsigned contexts_;
   TileComputeCycles out_;
+  uint64_t busiest_ = 0; // the most loaded context's thread cycles
+  unsigned fresh_ = 0;   // contexts [fresh_, contexts_) have had nothing since the start
 };
 
 TileComputeCycles scheduleTile(const std::vector<VertexCycles> &vertices,

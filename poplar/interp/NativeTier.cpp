@@ -99,26 +99,10 @@ std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t
   return std::make_unique<NativeCode>(out, lib.release);
 }
 
-RunResult executeNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
-                        TileMemory mem, WorkerState &state, std::uint64_t budget,
-                        const ops::Window *window) {
-  if (entryPc >= code.numWords)
-    return execute(code, entryPc, mem, state, budget);
-  NativeFrame frame{
-      &state, window ? *window : ops::window(mem), mem, budget, 0, entryPc, kNativeHandOver, 0, 0};
-  native.entry()(&frame);
-  if (frame.status == kNativeHandOver)
-    return detail::executeFast(code, mem, state,
-                               detail::Cursor{frame.index, 0, budget, frame.left, frame.cycles},
-                               defaultDispatch());
-  RunResult r;
-  r.trap = Trap(frame.status);
-  r.pc = code.insns[frame.index].pc;
-  r.cycles = frame.cycles;
-  r.instructions = budget - frame.left;
-  r.result = frame.result;
-  r.address = frame.address;
-  return r;
+RunResult detail::nativeHandOver(const NativeFrame &frame, const DecodedCode &code, TileMemory mem,
+                                 WorkerState &state, std::uint64_t budget) {
+  return executeFast(code, mem, state, Cursor{frame.index, 0, budget, frame.left, frame.cycles},
+                     defaultDispatch());
 }
 
 } // namespace poplar::interp

@@ -46,11 +46,44 @@ std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t
                                           std::string &error,
                                           const std::vector<isa::Opcode> &interpreted = {});
 
+namespace detail {
+// The interpreter's run from where a compiled entry handed over (NativeFrame::index).
+RunResult nativeHandOver(const NativeFrame &frame, const DecodedCode &code, TileMemory mem,
+                         WorkerState &state, std::uint64_t budget);
+} // namespace detail
+
 // As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
 // from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
 // is ops::window(mem), made once by a caller that runs many vertices over the same memory.
-RunResult executeNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
-                        TileMemory mem, WorkerState &state, std::uint64_t budget,
-                        const ops::Window *window = nullptr);
+// Inline: it is most of the launch of a short vertex.
+inline RunResult executeNative(const NativeCode &native, const DecodedCode &code,
+                               std::uint32_t entryPc, TileMemory mem, WorkerState &state,
+                               std::uint64_t budget, const ops::Window *window = nullptr) {
+  if (entryPc >= code.numWords)
+    return execute(code, entryPc, mem, state, budget);
+  // Filled field by field: a braced initialiser made GCC zero the whole frame first (`rep
+  // stos`) and then copy the window over it.
+  NativeFrame frame;
+  frame.state = &state;
+  frame.window = window ? *window : ops::window(mem);
+  frame.memory = mem;
+  frame.left = budget;
+  frame.cycles = 0;
+  frame.index = entryPc;
+  frame.status = kNativeHandOver;
+  frame.result = 0;
+  frame.address = 0;
+  native.entry()(&frame);
+  if (frame.status == kNativeHandOver)
+    return detail::nativeHandOver(frame, code, mem, state, budget);
+  RunResult r;
+  r.trap = Trap(frame.status);
+  r.pc = code.insns[frame.index].pc;
+  r.cycles = frame.cycles;
+  r.instructions = budget - frame.left;
+  r.result = frame.result;
+  r.address = frame.address;
+  return r;
+}
 
 } // namespace poplar::interp

@@ -127,29 +127,25 @@ void Executor::runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool 
 
 void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
   bool failed = false;
-  auto runTile = [&](std::size_t t, unsigned thread) {
-    auto &work = plan.tiles[t];
-    try {
-      auto r =
-          runTileVertices(cg_, codelets_, native_, cs, work.begin, work.end, tileViews_[work.tile],
-                          plan.vertexCycles.data() + work.begin, scratch_[thread].state, checker_);
-      work.tileCycles = r.tileCycles;
-      work.busyCycles = r.busyCycles;
-    } catch (...) {
-      // Every tile still runs, and the lowest failing tile's error is the one reported, so
-      // neither memory nor the message depends on the thread count.
-      std::lock_guard<std::mutex> lock(errorMutex_);
-      if (!failed || t < errorTile_) {
-        failed = true;
-        errorTile_ = t;
-        error_ = std::current_exception();
-      }
-    }
-  };
+  const VertexStep step{
+      cg_, codelets_, native_, cs, tileViews_.data(), plan.vertexCycles.data(), checker_};
+  TileWork *tiles = plan.tiles.data();
   const auto &begin = plan.chunks.begin;
   auto chunk = [&](std::uint32_t c, unsigned thread) {
-    for (std::size_t t = begin[c]; t < begin[c + 1]; ++t)
-      runTile(t, thread);
+    TileWork *failedTile = nullptr;
+    auto error =
+        runTiles(step, tiles + begin[c], tiles + begin[c + 1], scratch_[thread].state, &failedTile);
+    if (!error)
+      return;
+    // Every tile still runs, and the lowest failing tile's error is the one reported, so
+    // neither memory nor the message depends on the thread count.
+    std::size_t t = std::size_t(failedTile - tiles);
+    std::lock_guard<std::mutex> lock(errorMutex_);
+    if (!failed || t < errorTile_) {
+      failed = true;
+      errorTile_ = t;
+      error_ = error;
+    }
   };
   runChunks(plan.chunks, plan.handOff, chunk);
   if (failed) {
@@ -171,17 +167,21 @@ void Executor::compute(std::uint32_t index) {
   runVertices(cs, plan);
   // BSP: the compute phase lasts as long as the slowest tile; the others wait in sync.
   std::uint64_t longest = 0;
-  for (const auto &work : plan.tiles)
-    longest = std::max(longest, work.tileCycles);
-  common_.sync += longest;
   for (const auto &work : plan.tiles) {
+    longest = std::max(longest, work.tileCycles);
     auto &tc = profile_.tileCycles[work.tile];
     tc.sync -= work.tileCycles; // wraps below zero until common_ is folded in: unsigned
     tc.computeIncludingIdle += work.tileCycles;
     tc.computeExcludingIdle += work.busyCycles;
   }
-  for (std::size_t v = 0; v < cs.vertices.size(); ++v)
-    profile_.vertexTypes[cs.vertices[v].vertexType].cycles += plan.vertexCycles[v];
+  common_.sync += longest;
+  const std::uint64_t *vertexCycles = plan.vertexCycles.data();
+  for (const auto &span : plan.typeSpans) {
+    std::uint64_t sum = 0;
+    for (std::uint32_t v = span.begin; v < span.end; ++v)
+      sum += vertexCycles[v];
+    profile_.vertexTypes[span.type].cycles += sum;
+  }
   if (!plan.measured)
     replanFromMeasurement(plan, threads_);
   device_.clock += longest;

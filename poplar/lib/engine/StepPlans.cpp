@@ -73,6 +73,9 @@ ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, u
     // Before a first run, all a tile's cost is known from is how many interpreter runs it makes.
     unsigned runs = cg.vertexTypes[v.vertexType].multiVertex ? cg.target.numWorkerContexts : 1;
     tile.costNs += HostCost::kWorkerRunNs * runs;
+    if (plan.typeSpans.empty() || plan.typeSpans.back().type != v.vertexType)
+      plan.typeSpans.push_back({v.vertexType, i, i});
+    plan.typeSpans.back().end = i + 1;
   }
   plan.vertexCycles.assign(cs.vertices.size(), 0);
   cutTiles(plan, threads);

@@ -50,9 +50,17 @@ struct TileWork {
   std::uint64_t busyCycles = 0;     // excluding idle worker contexts
 };
 
+/// Consecutive vertices of one type, [begin, end) in CompiledComputeSet::vertices: a step adds
+/// their cycles to the profile's per-type counter once per span, not once per vertex.
+struct TypeSpan {
+  std::uint32_t type = 0;
+  std::uint32_t begin = 0, end = 0;
+};
+
 struct ComputePlan {
   std::vector<TileWork> tiles;
   std::vector<std::uint64_t> vertexCycles; // this execution's thread cycles of each vertex
+  std::vector<TypeSpan> typeSpans;
   Chunks chunks;
   HandOffChoice handOff;
   bool measured = false; // chunks cut from measured cycles (else from vertex counts)

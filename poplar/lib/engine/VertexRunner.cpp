@@ -94,12 +94,10 @@ TileView viewOf(std::vector<std::uint8_t> &memory) {
   return {mem, interp::ops::window(mem)};
 }
 
-TileComputeResult runTileVertices(const CompiledGraph &cg,
-                                  const std::vector<LoadedCodelet> &codelets,
-                                  NativeVertexCode &native, const CompiledComputeSet &cs,
-                                  std::size_t begin, std::size_t end, const TileView &tile,
-                                  std::uint64_t *vertexCycles, interp::WorkerState &scratch,
-                                  const MemoryChecker *checker) {
+std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *last,
+                            interp::WorkerState &scratch, TileWork **failed) {
+  const CompiledGraph &cg = step.cg;
+  const CompiledComputeSet &cs = step.cs;
   const unsigned workers = cg.target.numWorkerContexts;
   interp::CycleModelParams params;
   params.workerContexts = workers;
@@ -108,67 +106,85 @@ TileComputeResult runTileVertices(const CompiledGraph &cg,
   std::uint64_t fixed[interp::kNumWorkerContexts];
   std::vector<std::uint64_t> more(workers > interp::kNumWorkerContexts ? workers : 0);
   std::uint64_t *cycles = more.empty() ? fixed : more.data();
-  const auto &stacks = cg.stacks[begin < end ? cs.vertices[begin].tile : 0];
   interp::Launch launch;
-  launch.stackSize = stacks.bytesPerWorker;
   launch.budget = kWorkerInstructionBudget;
-  const std::uint32_t stackBase = kTileMemoryBase + stacks.offset;
-  // A tile's vertices are mostly of few types, one after another: what a type needs is looked
-  // up when the type changes, not for every vertex.
+  // Consecutive vertices, on a tile and from tile to tile, are mostly of few types: what a
+  // type needs is looked up when the type changes, not for every vertex.
   std::uint32_t typeIndex = ~0u;
   const CompiledVertexType *type = nullptr;
   const LoadedCodelet *codelet = nullptr;
-  const interp::NativeCode *code = nullptr;
   unsigned runs = 1;
-  for (std::size_t i = begin; i < end; ++i) {
-    const auto &v = cs.vertices[i];
-    if (v.vertexType != typeIndex) {
-      typeIndex = v.vertexType;
-      type = &cg.vertexTypes[typeIndex];
-      codelet = &codelets[type->codelet];
-      runs = type->multiVertex ? workers : 1;
-      launch.globals = codelet->dataAddress;
+  std::exception_ptr error;
+  for (TileWork *work = first; work != last; ++work) {
+    const TileView &tile = step.tiles[work->tile];
+    const auto &stacks = cg.stacks[work->tile];
+    launch.stackSize = stacks.bytesPerWorker;
+    const std::uint32_t stackBase = kTileMemoryBase + stacks.offset;
+    schedule.reset();
+    try {
+      for (std::size_t i = work->begin; i < work->end; ++i) {
+        const auto &v = cs.vertices[i];
+        if (v.vertexType != typeIndex) {
+          typeIndex = v.vertexType;
+          type = &cg.vertexTypes[typeIndex];
+          codelet = &step.codelets[type->codelet];
+          runs = type->multiVertex ? workers : 1;
+          launch.globals = codelet->dataAddress;
+        }
+        // Asked per vertex: under `auto` a type moves to the native tier while a step runs.
+        // Memory-checked vertices run on the interpreter's checked loop, never natively.
+        const interp::NativeCode *code = step.checker ? nullptr : step.native.forType(typeIndex);
+        launch.vertexState = kTileMemoryBase + v.stateOffset;
+        interp::AccessMap *access = nullptr;
+        if (step.checker) {
+          thread_local interp::AccessMap map;
+          access = &map;
+          step.checker->mapFor(cs, v, map);
+        }
+        std::uint64_t total = 0, issued = 0;
+        for (unsigned w = 0; w < runs; ++w) {
+          launch.workerId = w;
+          launch.stackBase = stackBase + w * stacks.bytesPerWorker;
+          auto r = access ? interp::runChecked(codelet->code, type->entry, tile.mem, launch,
+                                               scratch, *access)
+                          : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
+                                        &tile.window);
+          if (r.trap != interp::Trap::None || r.result == 0)
+            throw application_runtime_error(
+                describeFault(*codelet, cs, v, type->name, r, w, type->multiVertex,
+                              r.trap == interp::Trap::StrayAccess
+                                  ? step.checker->describe(cs, v, launch, scratch, r)
+                                  : ""));
+          cycles[w] = r.cycles;
+          total += r.cycles;
+          issued += r.instructions;
+        }
+        if (!code && !step.checker)
+          step.native.interpreted(typeIndex, issued);
+        // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
+        if (v.perfEstimate >= 0) {
+          std::uint64_t estimate = std::uint64_t(v.perfEstimate);
+          std::fill(cycles, cycles + runs, (estimate + runs - 1) / runs);
+          total = estimate;
+        }
+        step.vertexCycles[i] = total;
+        if (type->multiVertex)
+          schedule.addMultiVertex(cycles, runs);
+        else
+          schedule.addVertex(cycles[0]);
+      }
+      auto result = schedule.finish();
+      work->tileCycles = result.tileCycles;
+      work->busyCycles = result.busyThreadCycles + result.supervisorCycles;
+    } catch (...) {
+      // The tiles after it still run, so memory does not depend on how tiles are chunked.
+      if (!error) {
+        error = std::current_exception();
+        *failed = work;
+      }
     }
-    // Asked per vertex: under `auto` a type moves to the native tier while a step runs.
-    // Memory-checked vertices run on the interpreter's checked loop, never natively.
-    code = checker ? nullptr : native.forType(typeIndex);
-    launch.vertexState = kTileMemoryBase + v.stateOffset;
-    thread_local interp::AccessMap access;
-    if (checker)
-      checker->mapFor(cs, v, access);
-    std::uint64_t total = 0, issued = 0;
-    for (unsigned w = 0; w < runs; ++w) {
-      launch.workerId = w;
-      launch.stackBase = stackBase + w * stacks.bytesPerWorker;
-      auto r = checker ? interp::runChecked(codelet->code, type->entry, tile.mem, launch, scratch,
-                                            access)
-                       : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
-                                     &tile.window);
-      if (r.trap != interp::Trap::None || r.result == 0)
-        throw application_runtime_error(describeFault(
-            *codelet, cs, v, type->name, r, w, type->multiVertex,
-            r.trap == interp::Trap::StrayAccess ? checker->describe(cs, v, launch, scratch, r)
-                                                : ""));
-      cycles[w] = r.cycles;
-      total += r.cycles;
-      issued += r.instructions;
-    }
-    if (!code && !checker)
-      native.interpreted(typeIndex, issued);
-    // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
-    if (v.perfEstimate >= 0) {
-      std::uint64_t estimate = std::uint64_t(v.perfEstimate);
-      std::fill(cycles, cycles + runs, (estimate + runs - 1) / runs);
-      total = estimate;
-    }
-    vertexCycles[i - begin] = total;
-    if (type->multiVertex)
-      schedule.addMultiVertex(cycles, runs);
-    else
-      schedule.addVertex(cycles[0]);
   }
-  auto result = schedule.finish();
-  return {result.tileCycles, result.busyThreadCycles + result.supervisorCycles};
+  return error;
 }
 
 } // namespace poplar::detail

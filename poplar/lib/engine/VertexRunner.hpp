@@ -3,12 +3,14 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "engine/StepPlans.hpp"
 #include "gp/GpFile.hpp"
 #include "interp/Decoder.hpp"
 #include "interp/Interpreter.hpp"
 #include "interp/Steps.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <vector>
 
 namespace poplar::detail {
@@ -23,11 +25,6 @@ struct LoadedCodelet {
 /// Decodes every codelet of `cg`. Throws graph_object_load_error for a corrupt object.
 std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg);
 
-struct TileComputeResult {
-  std::uint64_t tileCycles = 0; // the compute set's time on this tile
-  std::uint64_t busyCycles = 0; // excluding idle worker contexts
-};
-
 class NativeVertexCode;
 class MemoryChecker;
 
@@ -39,18 +36,28 @@ struct TileView {
 };
 TileView viewOf(std::vector<std::uint8_t> &memory);
 
-/// Runs cs.vertices[begin, end) (all on one tile) over `tile` in the calling thread's
-/// `scratch` state, on the tier `native` chooses for each vertex type, writing each vertex's
-/// thread cycles (summed over its workers) to vertexCycles[i - begin]; allocates nothing (but a
-/// memory-checked run its first map on each thread). A
-/// fault or a compute() that returns false throws application_runtime_error naming vertex,
-/// tile, compute set, pc and line. With `checker` (debug.checkMemoryAccess) every vertex runs
-/// on the memory-checked interpreter, and a stray access names what it missed.
-TileComputeResult runTileVertices(const CompiledGraph &cg,
-                                  const std::vector<LoadedCodelet> &codelets,
-                                  NativeVertexCode &native, const CompiledComputeSet &cs,
-                                  std::size_t begin, std::size_t end, const TileView &tile,
-                                  std::uint64_t *vertexCycles, interp::WorkerState &scratch,
-                                  const MemoryChecker *checker = nullptr);
+/// What every vertex run of one compute step shares, gathered once per step rather than passed
+/// to each tile.
+struct VertexStep {
+  const CompiledGraph &cg;
+  const std::vector<LoadedCodelet> &codelets;
+  NativeVertexCode &native;
+  const CompiledComputeSet &cs;
+  const TileView *tiles;        // each tile's view, by tile number
+  std::uint64_t *vertexCycles;  // out: each vertex's thread cycles (summed over its workers)
+  const MemoryChecker *checker; // debug.checkMemoryAccess: run memory-checked
+};
+
+/// Runs the vertices of the tiles [first, last) of a compute step, one tile after another, in
+/// the calling thread's `scratch` state, on the tier `step.native` chooses for each vertex
+/// type, and sets each TileWork's cycles; allocates nothing (but a memory-checked run its first
+/// map on each thread). One call per chunk of tiles, so what does not change from tile to tile
+/// (the cycle model, a vertex type's lookups) is set up once. A fault or a compute() that
+/// returns false is an application_runtime_error naming vertex, tile, compute set, pc and line;
+/// with `step.checker` every vertex runs on the memory-checked interpreter, and a stray access
+/// names what it missed. A failing tile does not stop the later ones: the first failure is
+/// returned, with its tile in `*failed`; null if every tile ran.
+std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *last,
+                            interp::WorkerState &scratch, TileWork **failed);
 
 } // namespace poplar::detail
