@@ -46,6 +46,7 @@ public:
     finder.addMatcher(cxxMethodDecl(isVirtual(), user).bind("virtual"), this);
     finder.addMatcher(cxxNewExpr(user).bind("new"), this);
     finder.addMatcher(cxxDeleteExpr(user).bind("delete"), this);
+    finder.addMatcher(castExpr(hasCastKind(CK_LValueToRValueBitCast), user).bind("bitcast"), this);
   }
 
   void run(const MatchFinder::MatchResult &result) override {
@@ -63,6 +64,15 @@ public:
     if (const auto *e = result.Nodes.getNodeAs<CXXDeleteExpr>("delete")) {
       report(e->getBeginLoc(), "heap allocation ('delete') is not supported on the tile; use "
                                "a fixed-size local array or a vertex field");
+      return;
+    }
+    if (const auto *e = result.Nodes.getNodeAs<CastExpr>("bitcast")) {
+      // Clang 14 generates a bit cast of a vector element from the vector's address, dropping
+      // the lane: v[1] or v.y would silently read v[0]. Refuse it rather than miscompile.
+      if (isVectorElement(*e->getSubExpr()))
+        report(e->getBeginLoc(), "__builtin_bit_cast of a vector element is not supported (Clang "
+                                 "14 would read the vector's first element); copy the element "
+                                 "to a local variable first");
       return;
     }
     const auto *rd = result.Nodes.getNodeAs<CXXRecordDecl>("vertex");
@@ -84,6 +94,14 @@ private:
       return k == TSK_ExplicitInstantiationDefinition || k == TSK_ExplicitSpecialization;
     }
     return true;
+  }
+
+  static bool isVectorElement(const Expr &e) {
+    const Expr *inner = e.IgnoreParens();
+    if (isa<ExtVectorElementExpr>(inner))
+      return true;
+    const auto *subscript = dyn_cast<ArraySubscriptExpr>(inner);
+    return subscript && subscript->getBase()->IgnoreParenImpCasts()->getType()->isVectorType();
   }
 
   void report(SourceLocation loc, const std::string &message) {
