@@ -5,6 +5,7 @@
 // estimators' formulas.
 #include "TransposeCycles.hpp"
 #include "VertexChecks.hpp"
+#include "VertexTable.hpp"
 
 #include <popops/codelets.hpp>
 
@@ -27,22 +28,6 @@ struct Instance {
 
 #define ADD_INSTANCE(list, templ, T)                                                               \
   list.push_back({std::string(#templ "<") + #T + ">", typeOf(#T)});
-
-Type typeOf(const std::string &token) {
-  if (token == "float")
-    return FLOAT;
-  if (token == "half")
-    return HALF;
-  if (token == "int")
-    return INT;
-  if (token == "unsigned")
-    return UNSIGNED_INT;
-  if (token == "short")
-    return SHORT;
-  if (token == "unsigned short")
-    return UNSIGNED_SHORT;
-  throw std::invalid_argument("TransposeVertexTest: unknown type token " + token);
-}
 
 std::string gpName(const std::string &templ, const Type &type) {
   std::string t = type == UNSIGNED_INT ? "unsigned int" : type.toString();

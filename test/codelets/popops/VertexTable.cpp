@@ -12,24 +12,27 @@
 
 namespace popsdk::test {
 
+poplar::Type typeOf(const std::string &token) {
+  if (token == "float")
+    return poplar::FLOAT;
+  if (token == "half")
+    return poplar::HALF;
+  if (token == "int")
+    return poplar::INT;
+  if (token == "unsigned")
+    return poplar::UNSIGNED_INT;
+  if (token == "short")
+    return poplar::SHORT;
+  if (token == "unsigned short")
+    return poplar::UNSIGNED_SHORT;
+  if (token == "bool")
+    return poplar::BOOL;
+  throw std::invalid_argument("VertexTable: unknown type token " + token);
+}
+
 namespace {
 
 using namespace poplar;
-
-/// The poplar::Type of a C++ type token of TypeLists.hpp.
-Type typeOf(const std::string &token) {
-  if (token == "float")
-    return FLOAT;
-  if (token == "half")
-    return HALF;
-  if (token == "int")
-    return INT;
-  if (token == "unsigned")
-    return UNSIGNED_INT;
-  if (token == "bool")
-    return BOOL;
-  throw std::invalid_argument("VertexTable: unknown type token " + token);
-}
 
 /// The .gp name of a type token, as popc prints it.
 std::string gpName(const std::string &token) {

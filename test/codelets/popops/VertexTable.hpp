@@ -26,6 +26,9 @@ struct PopopsVertex {
   std::string estimator; // its name in Vertices.def
 };
 
+/// The poplar::Type of a C++ type token of TypeLists.hpp ("float", "unsigned short", ...).
+poplar::Type typeOf(const std::string &token);
+
 /// Every vertex of the Elementwise, Fill, Cast and ScaledAdd rows of Vertices.def, in table order.
 const std::vector<PopopsVertex> &popopsVertices();
 
