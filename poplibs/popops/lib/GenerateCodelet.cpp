@@ -95,6 +95,139 @@ private:
   const std::vector<Type> &inputTypes_;
 };
 
+/// How an op runs in the vector body: one vector instruction (f32v2* / f16v4*, the same bits as
+/// the element-by-element code: half lanes are computed in float and rounded once), or lane by
+/// lane on the vector's elements (float only: a float2 lane is a register, while a half4 lane
+/// would be unpacked and repacked by 16-bit moves).
+enum class VectorForm { none, instruction, lanes };
+
+VectorForm vectorForm(UnaryOpType op, const Type &type) {
+  if (op == UnaryOpType::SQUARE || op == UnaryOpType::NEGATE)
+    return VectorForm::instruction;
+  return type == FLOAT ? VectorForm::lanes : VectorForm::none;
+}
+VectorForm vectorForm(BinaryOpType op, const Type &type) {
+  if (op == BinaryOpType::ADD || op == BinaryOpType::SUBTRACT || op == BinaryOpType::MULTIPLY)
+    return VectorForm::instruction;
+  return type == FLOAT ? VectorForm::lanes : VectorForm::none;
+}
+
+/// Emits the vector loop body of an expression whose every value is of one type T (float or
+/// half): each node a local of T's 64-bit vector (float2, half4), placeholder p's vector `v<p>`.
+class VectorEmitter {
+public:
+  VectorEmitter(const std::vector<Type> &inputTypes, const Type &type)
+      : inputTypes_(inputTypes), type_(type), vector_(type == FLOAT ? "float2" : "half4"),
+        width_(type == FLOAT ? 2 : 4) {}
+
+  unsigned width() const { return width_; }
+  const std::string &vectorType() const { return vector_; }
+
+  /// Whether every node of `e` is a value of T with a vector form.
+  bool supports(const Expr &e) const {
+    const std::string api = "map";
+    if (e.getAs<PlaceHolder>() || e.getAs<Const>())
+      return exprType(e, inputTypes_, api, type_) == type_;
+    if (exprType(e, inputTypes_, api, type_) != type_)
+      return false;
+    if (auto *u = e.getAs<UnaryOp>())
+      return vectorForm(u->getOpType(), type_) != VectorForm::none && supports(u->getArg());
+    if (auto *b = e.getAs<BinaryOp>())
+      return vectorForm(b->getOpType(), type_) != VectorForm::none && supports(b->getLHS()) &&
+             supports(b->getRHS());
+    return false; // casts, select and clamp
+  }
+
+  /// Appends the statements computing `e` to `body`; returns the local holding it.
+  std::string emit(const Expr &e, std::ostream &body) {
+    if (auto *p = e.getAs<PlaceHolder>())
+      return "v" + std::to_string(p->getIndex());
+    std::vector<std::string> args; // operands first: each is a local declared before its use
+    std::string call;
+    VectorForm form = VectorForm::instruction;
+    if (auto *u = e.getAs<UnaryOp>()) {
+      args = {emit(u->getArg(), body)};
+      call = "popops::device::unaryOp<" + opArgument(u->getOpType()) + ">";
+      form = vectorForm(u->getOpType(), type_);
+    } else if (auto *b = e.getAs<BinaryOp>()) {
+      std::string lhs = emit(b->getLHS(), body);
+      args = {lhs, emit(b->getRHS(), body)};
+      call = "popops::device::binaryOp<" + opArgument(b->getOpType()) + ">";
+      form = vectorForm(b->getOpType(), type_);
+    }
+    std::string name = "t" + std::to_string(next_++);
+    body << "        const " << vector_ << " " << name << " = " << vector_;
+    if (auto *c = e.getAs<Const>()) {
+      std::string k = literal(c->getValue(), type_);
+      body << "{";
+      for (unsigned i = 0; i < width_; ++i)
+        body << (i ? ", " : "") << (type_ == HALF ? "half(" + k + ")" : k);
+      body << "};\n";
+      return name;
+    }
+    auto lane = [&](const std::string &suffix) {
+      std::string s;
+      for (const auto &a : args)
+        s += (s.empty() ? "" : ", ") + a + suffix;
+      return call + "(" + s + ")";
+    };
+    if (form == VectorForm::instruction) {
+      body << "(" << lane("") << ");\n";
+    } else {
+      body << "{";
+      for (unsigned i = 0; i < width_; ++i)
+        body << (i ? ", " : "") << "float(" << lane("[" + std::to_string(i) + "]") << ")";
+      body << "};\n";
+    }
+    return name;
+  }
+
+private:
+  const std::vector<Type> &inputTypes_;
+  Type type_;
+  std::string vector_;
+  unsigned width_;
+  unsigned next_ = 0;
+};
+
+/// The loop over whole 64-bit vectors that runs before the element-by-element loop, as popops'
+/// named vertices have (VectorLoops.hpp): when every operand and the result are float, or every
+/// one half, and each op has a vector form. Workers start on 8-byte grains and the fields are
+/// 8-byte aligned, so the pointers are too; the check keeps any other region on the scalar loop.
+std::string vectorLoop(const Expr &expr, const std::vector<Type> &inputTypes, const Type &outType,
+                       const std::vector<unsigned> &placeholders, const std::string &store) {
+  if (outType != FLOAT && outType != HALF)
+    return "";
+  for (unsigned p : placeholders)
+    if (inputTypes[p - 1] != outType)
+      return "";
+  VectorEmitter emitter(inputTypes, outType);
+  if (!emitter.supports(expr) || expr.getAs<PlaceHolder>())
+    return "";
+  const std::string &v = emitter.vectorType();
+  std::ostringstream pointers, loads, body, check;
+  auto address = [](const std::string &field) {
+    return "reinterpret_cast<unsigned>(&" + field + "[i])";
+  };
+  for (unsigned p : placeholders) {
+    std::string field = "in" + std::to_string(p);
+    pointers << "      const " << v << " *w" << p << " = reinterpret_cast<const " << v << " *>(&"
+             << field << "[i]);\n";
+    loads << "        const " << v << " v" << p << " = w" << p << "[k];\n";
+    check << address(field) << " | ";
+  }
+  pointers << "      " << v << " *wo = reinterpret_cast<" << v << " *>(&" << store << "[i]);\n";
+  check << address(store);
+  std::string result = emitter.emit(expr, body);
+  std::ostringstream loop;
+  loop << "    {\n      const unsigned vectors = ((" << check.str()
+       << ") & 7) == 0 ? (r.end - i) / " << emitter.width() << " : 0;\n"
+       << pointers.str() << "      for (unsigned k = 0; k < vectors; ++k) {\n"
+       << loads.str() << body.str() << "        wo[k] = " << result << ";\n      }\n"
+       << "      i += vectors * " << emitter.width() << ";\n    }\n";
+  return loop.str();
+}
+
 } // namespace
 
 GeneratedCodelet generateCodelet(const Expr &expr, const std::vector<Type> &inputTypes,
@@ -125,7 +258,9 @@ GeneratedCodelet generateCodelet(const Expr &expr, const std::vector<Type> &inpu
       << fields.str() << "  void compute(unsigned wid) {\n"
       << "    auto r = popops::device::workerRange(wid, " << sizeField << ".size(), " << narrowest
       << ");\n"
-      << "    for (unsigned i = r.begin; i < r.end; ++i) {\n"
+      << "    unsigned i = r.begin;\n"
+      << vectorLoop(expr, inputTypes, outType, g.placeholders, store)
+      << "    for (; i < r.end; ++i) {\n"
       << loads.str() << "      " << store << "[i] = " << body << ";\n"
       << "    }\n  }\n};\n";
   std::string classText = cls.str();
