@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 namespace popops::internal {
@@ -97,19 +98,19 @@ private:
 
 /// How an op runs in the vector body: one vector instruction (f32v2* / f16v4*, the same bits as
 /// the element-by-element code: half lanes are computed in float and rounded once), or lane by
-/// lane on the vector's elements (float only: a float2 lane is a register, while a half4 lane
-/// would be unpacked and repacked by 16-bit moves).
-enum class VectorForm { none, instruction, lanes };
+/// lane (a float2's lanes are its registers; a half4 is widened to two float2 and its results
+/// rounded back, two lanes an instruction, as the scalar code rounds each result).
+enum class VectorForm { instruction, lanes };
 
-VectorForm vectorForm(UnaryOpType op, const Type &type) {
+VectorForm vectorForm(UnaryOpType op) {
   if (op == UnaryOpType::SQUARE || op == UnaryOpType::NEGATE)
     return VectorForm::instruction;
-  return type == FLOAT ? VectorForm::lanes : VectorForm::none;
+  return VectorForm::lanes;
 }
-VectorForm vectorForm(BinaryOpType op, const Type &type) {
+VectorForm vectorForm(BinaryOpType op) {
   if (op == BinaryOpType::ADD || op == BinaryOpType::SUBTRACT || op == BinaryOpType::MULTIPLY)
     return VectorForm::instruction;
-  return type == FLOAT ? VectorForm::lanes : VectorForm::none;
+  return VectorForm::lanes;
 }
 
 /// Emits the vector loop body of an expression whose every value is of one type T (float or
@@ -131,10 +132,9 @@ public:
     if (exprType(e, inputTypes_, api, type_) != type_)
       return false;
     if (auto *u = e.getAs<UnaryOp>())
-      return vectorForm(u->getOpType(), type_) != VectorForm::none && supports(u->getArg());
+      return supports(u->getArg());
     if (auto *b = e.getAs<BinaryOp>())
-      return vectorForm(b->getOpType(), type_) != VectorForm::none && supports(b->getLHS()) &&
-             supports(b->getRHS());
+      return supports(b->getLHS()) && supports(b->getRHS());
     return false; // casts, select and clamp
   }
 
@@ -148,36 +148,47 @@ public:
     if (auto *u = e.getAs<UnaryOp>()) {
       args = {emit(u->getArg(), body)};
       call = "popops::device::unaryOp<" + opArgument(u->getOpType()) + ">";
-      form = vectorForm(u->getOpType(), type_);
+      form = vectorForm(u->getOpType());
     } else if (auto *b = e.getAs<BinaryOp>()) {
       std::string lhs = emit(b->getLHS(), body);
       args = {lhs, emit(b->getRHS(), body)};
       call = "popops::device::binaryOp<" + opArgument(b->getOpType()) + ">";
-      form = vectorForm(b->getOpType(), type_);
+      form = vectorForm(b->getOpType());
     }
+    // A half op computed on float lanes: each operand widened once, to <local>L and <local>H.
+    const bool widen = form == VectorForm::lanes && type_ == HALF;
+    if (widen)
+      for (const auto &a : args)
+        if (widened_.insert(a).second)
+          body << "      const float2 " << a << "L = popops::device::widenLow(" << a << "), " << a
+               << "H = popops::device::widenHigh(" << a << ");\n";
     std::string name = "t" + std::to_string(next_++);
-    body << "      const " << vector_ << " " << name << " = " << vector_;
+    body << "      const " << vector_ << " " << name << " = ";
     if (auto *c = e.getAs<Const>()) {
       std::string k = literal(c->getValue(), type_);
-      body << "{";
+      body << vector_ << "{";
       for (unsigned i = 0; i < width_; ++i)
         body << (i ? ", " : "") << (type_ == HALF ? "half(" + k + ")" : k);
       body << "};\n";
       return name;
     }
-    auto lane = [&](const std::string &suffix) {
+    // The op on lane `index` of each operand (of its `part`, a widened half).
+    auto lane = [&](const std::string &part, unsigned index) {
       std::string s;
       for (const auto &a : args)
-        s += (s.empty() ? "" : ", ") + a + suffix;
-      return call + "(" + s + ")";
+        s += (s.empty() ? "" : ", ") + a + part + "[" + std::to_string(index) + "]";
+      return "float(" + call + "(" + s + "))";
     };
     if (form == VectorForm::instruction) {
-      body << "(" << lane("") << ");\n";
+      std::string s;
+      for (const auto &a : args)
+        s += (s.empty() ? "" : ", ") + a;
+      body << vector_ << "(" << call << "(" << s << "));\n";
+    } else if (widen) {
+      body << "popops::device::narrow(float2{" << lane("L", 0) << ", " << lane("L", 1)
+           << "}, float2{" << lane("H", 0) << ", " << lane("H", 1) << "});\n";
     } else {
-      body << "{";
-      for (unsigned i = 0; i < width_; ++i)
-        body << (i ? ", " : "") << "float(" << lane("[" + std::to_string(i) + "]") << ")";
-      body << "};\n";
+      body << "float2{" << lane("", 0) << ", " << lane("", 1) << "};\n";
     }
     return name;
   }
@@ -188,6 +199,7 @@ private:
   std::string vector_;
   unsigned width_;
   unsigned next_ = 0;
+  std::set<std::string> widened_;
 };
 
 /// The loop over whole 64-bit vectors that runs before the element-by-element loop, as popops'

@@ -71,10 +71,9 @@ TEST(PopopsMapVector, WhichExpressionsGetAVectorLoop) {
     EXPECT_FALSE(hasVectorLoop(Clamp(_1 + _2, _2, _3), t));
     EXPECT_FALSE(hasVectorLoop(Cast(Cast(_1, INT) + 1, t), t));
   }
-  // Ops with no f32v2 instruction run lane by lane in a float2 loop; a half4's lanes would be
-  // unpacked and repacked by 16-bit moves, so half keeps them scalar.
+  // Ops with no f32v2 / f16v4 instruction run lane by lane in the vector loop.
   EXPECT_TRUE(hasVectorLoop(Max(_1 + _2, _3) * Exp(_1), FLOAT));
-  EXPECT_FALSE(hasVectorLoop(Max(_1 + _2, _3), HALF));
+  EXPECT_TRUE(hasVectorLoop(Max(_1 + _2, _3) * Exp(_1), HALF));
   // Integer expressions have no vector loop.
   EXPECT_FALSE(hasVectorLoop(_1 + _2 * _3, INT));
 }
@@ -116,14 +115,17 @@ TEST(PopopsMapVector, EveryRemainderAndWorkerSplitMatches) {
   }
 }
 
-TEST(PopopsMapVector, FloatLanesMatchTheScalarOps) {
-  auto r = [](double x) { return roundTo(FLOAT, x); };
-  for (std::size_t n : {3, 8, 101}) {
-    checkMap(Max(_1 + _2, _3) - Min(_2, Const(0.5f)), FLOAT, n, 2, nullptr);
-    checkMap(Abs(_1 - _2) * Exp(_3 * 0.25f), FLOAT, n, 2, nullptr);
-    checkMap(Max(_1, Const(0.0f)) * _2, FLOAT, n, 1, [&](double a, double b, double) {
-      return r((std::isnan(a) ? 0.0 : std::fmax(a, 0.0)) * b);
-    });
+TEST(PopopsMapVector, LanesMatchTheScalarOps) {
+  for (Type t : {FLOAT, HALF}) {
+    auto r = [t](double x) { return roundTo(t, x); };
+    for (std::size_t n : {3, 8, 101}) {
+      checkMap(Max(_1 + _2, _3) - Min(_2, Const(0.5f)), t, n, 2, nullptr);
+      checkMap(Abs(_1 - _2) * Exp(_3 * 0.25f), t, n, 2, nullptr);
+      checkMap(Max(_1, Const(0.0f)) * _2, t, n, 1, [&](double a, double b, double) {
+        return r((std::isnan(a) ? 0.0 : std::fmax(a, 0.0)) * b);
+      });
+      checkMap(Sqrt(Square(_1) + 1.0f) / _2, t, n, 1, nullptr);
+    }
   }
 }
 
