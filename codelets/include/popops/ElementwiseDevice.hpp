@@ -75,24 +75,24 @@ __attribute__((always_inline)) inline unsigned forEachVector(unsigned count, F f
   return count;
 }
 
-/// The two half2 words of a half4 widened to float (f16v2tof32v2), and two float2 rounded back to
-/// a half4 (f32v2tof16v2, round to nearest even as a half store): a generated codelet computes a
-/// half op with no f16v4 instruction on these float lanes. The words go through bit casts of
-/// locals, since a half4 -> half2 shuffle becomes 16-bit moves (docs/popc.md).
+/// Half lanes as float for a generated codelet's half ops with no f16v4 instruction: a half2
+/// word, or the low or high word of a half4, widened (f16v2tof32v2); two float2 rounded to the
+/// two words of 4 halves (f32v2tof16v2, round to nearest even as a half store). Words go
+/// through bit casts of locals: a half4 -> half2 shuffle becomes 16-bit moves (docs/popc.md).
+__attribute__((always_inline)) inline float2 widenWord(unsigned word) {
+  return __builtin_convertvector(__builtin_bit_cast(half2, word), float2);
+}
 __attribute__((always_inline)) inline float2 widenLow(half4 x) {
   const uint2 words = __builtin_bit_cast(uint2, x);
-  const unsigned low = words.x;
-  return __builtin_convertvector(__builtin_bit_cast(half2, low), float2);
+  return widenWord(words.x);
 }
 __attribute__((always_inline)) inline float2 widenHigh(half4 x) {
   const uint2 words = __builtin_bit_cast(uint2, x);
-  const unsigned high = words.y;
-  return __builtin_convertvector(__builtin_bit_cast(half2, high), float2);
+  return widenWord(words.y);
 }
-__attribute__((always_inline)) inline half4 narrow(float2 low, float2 high) {
-  const uint2 words = {__builtin_bit_cast(unsigned, __builtin_convertvector(low, half2)),
-                       __builtin_bit_cast(unsigned, __builtin_convertvector(high, half2))};
-  return __builtin_bit_cast(half4, words);
+__attribute__((always_inline)) inline uint2 narrowWords(float2 low, float2 high) {
+  return uint2{__builtin_bit_cast(unsigned, __builtin_convertvector(low, half2)),
+               __builtin_bit_cast(unsigned, __builtin_convertvector(high, half2))};
 }
 
 } // namespace device
