@@ -216,6 +216,16 @@ private:
   std::map<unsigned, unsigned> placeholderNodes_;
 };
 
+/// Whether an op of `e` is one vector instruction.
+bool hasInstruction(const Expr &e) {
+  if (auto *u = e.getAs<UnaryOp>())
+    return vectorForm(u->getOpType()) == VectorForm::instruction || hasInstruction(u->getArg());
+  if (auto *b = e.getAs<BinaryOp>())
+    return vectorForm(b->getOpType()) == VectorForm::instruction || hasInstruction(b->getLHS()) ||
+           hasInstruction(b->getRHS());
+  return false;
+}
+
 } // namespace
 
 std::string vectorLoop(const Expr &expr, const std::vector<Type> &inputTypes, const Type &outType,
@@ -226,7 +236,12 @@ std::string vectorLoop(const Expr &expr, const std::vector<Type> &inputTypes, co
     if (inputTypes[p - 1] != outType)
       return "";
   VectorEmitter emitter(inputTypes, outType);
-  if (!emitter.supports(expr) || expr.getAs<PlaceHolder>())
+  // A float loop of lane ops alone is no faster than the scalar one (popc loads the lanes as
+  // two words and steps their pointer: max(_1, 0) 6 instructions per float2, 3 per float), so
+  // float takes the vector loop only for a vector instruction. Half lanes are always faster:
+  // their widening and rounding are two-lane instructions.
+  if (!emitter.supports(expr) || expr.getAs<PlaceHolder>() ||
+      (outType == FLOAT && !hasInstruction(expr)))
     return "";
   const unsigned root = emitter.emit(expr);
   const std::string result = emitter.stored(root), out = emitter.storedType(root);

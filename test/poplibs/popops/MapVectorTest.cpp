@@ -57,7 +57,7 @@ void expectSameBits(const std::vector<double> &got, const std::vector<double> &w
 
 bool hasVectorLoop(const Expr &e, Type type, bool inPlace = false) {
   auto g = popops::internal::generateCodelet(e, {type, type, type}, type, inPlace);
-  return g.source.find(type == HALF ? "half4" : "float2") != std::string::npos;
+  return g.source.find("forEachVector") != std::string::npos;
 }
 
 TEST(PopopsMapVector, WhichExpressionsGetAVectorLoop) {
@@ -74,6 +74,9 @@ TEST(PopopsMapVector, WhichExpressionsGetAVectorLoop) {
   // Ops with no f32v2 / f16v4 instruction run lane by lane in the vector loop.
   EXPECT_TRUE(hasVectorLoop(Max(_1 + _2, _3) * Exp(_1), FLOAT));
   EXPECT_TRUE(hasVectorLoop(Max(_1 + _2, _3) * Exp(_1), HALF));
+  // ... but a float loop of lane ops alone would be no faster than the scalar loop.
+  EXPECT_FALSE(hasVectorLoop(Max(_1, Const(0.0f)), FLOAT));
+  EXPECT_TRUE(hasVectorLoop(Max(_1, Const(0.0f)), HALF));
   // Integer expressions have no vector loop.
   EXPECT_FALSE(hasVectorLoop(_1 + _2 * _3, INT));
 }
@@ -125,6 +128,8 @@ TEST(PopopsMapVector, LanesMatchTheScalarOps) {
         return r((std::isnan(a) ? 0.0 : std::fmax(a, 0.0)) * b);
       });
       checkMap(Sqrt(Square(_1) + 1.0f) / _2, t, n, 1, nullptr);
+      // Lane ops alone (a half4 loop; float keeps the scalar loop).
+      checkMap(Exp(Max(_1, Const(-1.0f))), t, n, 2, nullptr);
     }
   }
 }
