@@ -4,6 +4,8 @@
 #include <poplar/Vertex.hpp>
 #include <popops/ElementwiseDevice.hpp>
 
+#include "ReduceLanes.hpp"
+
 using namespace poplar;
 
 namespace popops {
@@ -36,36 +38,58 @@ POPOPS_INLINE float logAdd(float a, float b) {
 }
 
 // The ReduceOps: init() is the identity, update() folds one more value in. A is the compute type
-// of the partials (float for half).
+// of the partials (float for half). The ops with `lanes` also fold two float lanes at once
+// (updateLanes: f32v2add / f32v2 fmuladd for ADD and SQUARE_ADD, lane by lane for MAX and MIN)
+// and combine() merges two accumulators.
 struct ReduceAdd {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return A(0); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc + x; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return a + b; }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) { return acc + x; }
 };
 struct ReduceSquareAdd {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return A(0); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc + x * x; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return a + b; }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) { return acc + x * x; }
 };
 struct ReduceMul {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return A(1); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc * x; }
 };
 struct ReduceMax {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return Limits<A>::lowest(); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return x > acc ? x : acc; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return update(a, b); }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) {
+    return float2{update(acc.x, x.x), update(acc.y, x.y)};
+  }
 };
 struct ReduceMin {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return Limits<A>::highest(); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return x < acc ? x : acc; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return update(a, b); }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) {
+    return float2{update(acc.x, x.x), update(acc.y, x.y)};
+  }
 };
 struct ReduceAnd {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return true; }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc && x; }
 };
 struct ReduceOr {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return false; }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc || x; }
 };
 struct ReduceLogAdd {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return -__builtin_inff(); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return logAdd(acc, x); }
 };
@@ -102,6 +126,10 @@ template <class ReduceOp, class PartialsType, unsigned N>
 POPOPS_SHARED void foldBlock(Compute<PartialsType> *acc, const Span<const PartialsType> *partials,
                              unsigned first, unsigned end, unsigned c, unsigned width) {
   using A = Compute<PartialsType>;
+  if constexpr (N == 8 && lanes::inLanes<ReduceOp, PartialsType>()) {
+    lanes::foldBlock8<ReduceOp, PartialsType>(acc, partials, first, end, c, width);
+    return;
+  }
   A a[N];
   for (unsigned i = 0; i < N; ++i)
     a[i] = ReduceOp::template init<A>();
@@ -116,11 +144,13 @@ POPOPS_SHARED void foldBlock(Compute<PartialsType> *acc, const Span<const Partia
     acc[i] = a[i];
 }
 
-/// acc folded with the n contiguous partials at src.
+/// acc folded with the n contiguous partials at src (in float lanes where the op has them).
 template <class ReduceOp, class PartialsType>
 POPOPS_SHARED Compute<PartialsType> foldRun(Compute<PartialsType> acc, const PartialsType *src,
                                             unsigned n) {
   using A = Compute<PartialsType>;
+  if constexpr (lanes::inLanes<ReduceOp, PartialsType>())
+    return lanes::foldRun<ReduceOp>(acc, src, n);
   for (unsigned i = 0; i < n; ++i)
     acc = ReduceOp::update(acc, A(src[i]));
   return acc;
