@@ -126,10 +126,6 @@ template <class ReduceOp, class PartialsType, unsigned N>
 POPOPS_SHARED void foldBlock(Compute<PartialsType> *acc, const Span<const PartialsType> *partials,
                              unsigned first, unsigned end, unsigned c, unsigned width) {
   using A = Compute<PartialsType>;
-  if constexpr (N == 8 && lanes::inLanes<ReduceOp, PartialsType>()) {
-    lanes::foldBlock8<ReduceOp, PartialsType>(acc, partials, first, end, c, width);
-    return;
-  }
   A a[N];
   for (unsigned i = 0; i < N; ++i)
     a[i] = ReduceOp::template init<A>();
@@ -183,6 +179,30 @@ POPOPS_SHARED void storeResults(OutType *dst, const A *acc, unsigned n, unsigned
   }
 }
 
+/// The whole blocks of outputs of a region `width` wide, in float lanes (ReduceLanes.hpp), stored
+/// straight from the lanes unless scaled or updated; returns the outputs done. A function of its
+/// own so that the loop over regions keeps few registers.
+template <class ReduceOp, class PartialsType, class OutType>
+POPOPS_SHARED unsigned foldLaneBlocks(OutType *dst, const Span<const PartialsType> *partials,
+                                      unsigned first, unsigned end, unsigned width, unsigned flags,
+                                      float k) {
+  constexpr unsigned block = blockOf<ReduceOp>();
+  lanes::foldBlocks<ReduceOp, PartialsType>(
+      partials, first, end, width, width / block, [&](unsigned at, const float2 *a) {
+        if (flags == 0) {
+          lanes::storeBlock(dst + at, a);
+          return;
+        }
+        Compute<PartialsType> acc[block];
+        for (unsigned i = 0; i < block / 2; ++i) {
+          acc[2 * i] = a[i].x;
+          acc[2 * i + 1] = a[i].y;
+        }
+        storeResults<ReduceOp>(dst + at, acc, block, flags, k);
+      });
+  return width / block * block;
+}
+
 /// Output region r (out[r], w elements) folds numPartials[r] consecutive regions of `partials`;
 /// element j of a partial region goes to out[r][j % w] (each partial region holds whole rows of
 /// w elements). A region with no partials gets the identity. One output folds its contiguous
@@ -206,7 +226,10 @@ reduceRegions(const Span<OutType> *out, unsigned numOut, const unsigned short *n
         acc[0] = foldRun<ReduceOp>(acc[0], partials[p].data, partials[p].size);
       storeResults<ReduceOp>(dst, acc, 1, flags, k);
     } else {
-      for (unsigned c = 0; c < width;) {
+      unsigned c = 0;
+      if constexpr (lanes::inLanes<ReduceOp, PartialsType>())
+        c = foldLaneBlocks<ReduceOp, PartialsType>(dst, partials, first, end, width, flags, k);
+      while (c < width) {
         const unsigned n = width - c < block ? 1 : block;
         if (n == block)
           foldBlock<ReduceOp, PartialsType, block>(acc, partials, first, end, c, width);

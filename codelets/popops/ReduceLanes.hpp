@@ -48,45 +48,71 @@ POPOPS_LANES_INLINE Compute<P> foldRun(Compute<P> acc, const P *src, unsigned n)
   const A id = ReduceOp::template init<A>();
   float2 a0 = {id, id}, a1 = a0;
   const unsigned quads = n / 4;
-  for (unsigned k = 0; k < quads; ++k) {
-    a0 = ReduceOp::updateLanes(a0, pairAt(src + 4 * k));
-    a1 = ReduceOp::updateLanes(a1, pairAt(src + 4 * k + 2));
+  // A moving pointer, not an index: two loads and two ops a step, no address arithmetic.
+  for (unsigned k = 0; k < quads; ++k, src += 4) {
+    a0 = ReduceOp::updateLanes(a0, pairAt(src));
+    a1 = ReduceOp::updateLanes(a1, pairAt(src + 2));
   }
-  for (unsigned i = 4 * quads; i < n; ++i)
+  for (unsigned i = 0; i < n % 4; ++i)
     acc = ReduceOp::update(acc, A(src[i]));
   acc = ReduceOp::combine(acc, ReduceOp::combine(a0.x, a1.x));
   return ReduceOp::combine(acc, ReduceOp::combine(a0.y, a1.y));
 }
 
-/// acc[0, 8) = the fold of outputs [c, c + 8) of a region `width` wide from partial regions
-/// [first, end) (Span: data, size), each whole rows: four float2 accumulators, one per pair of
-/// outputs, in registers across the regions. Each output still folds its rows in order, as the
-/// scalar loop does. A region whose rows are not all pair-aligned builds its pairs from scalar
-/// loads.
-template <class ReduceOp, class P, class Span>
-POPOPS_LANES_INLINE void foldBlock8(Compute<P> *acc, const Span *partials, unsigned first,
-                                    unsigned end, unsigned c, unsigned width) {
-  using A = Compute<P>;
-  const A id = ReduceOp::template init<A>();
-  float2 a[4];
-  for (unsigned i = 0; i < 4; ++i)
-    a[i] = float2{id, id};
-  for (unsigned p = first; p < end; ++p) {
-    const P *row = partials[p].data + c;
-    const P *last = partials[p].data + partials[p].size;
-    if (pairAligned(row) && (width * sizeof(P)) % pairBytes<P>() == 0) {
-      for (; row < last; row += width)
-        for (unsigned i = 0; i < 4; ++i)
-          a[i] = ReduceOp::updateLanes(a[i], pairAt(row + 2 * i));
-    } else {
-      for (; row < last; row += width)
-        for (unsigned i = 0; i < 4; ++i)
-          a[i] = ReduceOp::updateLanes(a[i], float2{A(row[2 * i]), A(row[2 * i + 1])});
-    }
+/// Writes the 8 outputs of a block, two a step: float2 stores (st64) where dst is aligned,
+/// half2 conversions (f32v2tof16v2, rounding to nearest even as a scalar store does) for half.
+POPOPS_LANES_INLINE void storeBlock(float *dst, const float2 *a) {
+  if (pairAligned(dst)) {
+    for (unsigned i = 0; i < 4; ++i)
+      reinterpret_cast<float2 *>(dst)[i] = a[i];
+    return;
   }
   for (unsigned i = 0; i < 4; ++i) {
-    acc[2 * i] = a[i].x;
-    acc[2 * i + 1] = a[i].y;
+    dst[2 * i] = a[i].x;
+    dst[2 * i + 1] = a[i].y;
+  }
+}
+POPOPS_LANES_INLINE void storeBlock(half *dst, const float2 *a) {
+  if (pairAligned(dst)) {
+    for (unsigned i = 0; i < 4; ++i)
+      reinterpret_cast<half2 *>(dst)[i] = __builtin_convertvector(a[i], half2);
+    return;
+  }
+  for (unsigned i = 0; i < 4; ++i) {
+    dst[2 * i] = half(a[i].x);
+    dst[2 * i + 1] = half(a[i].y);
+  }
+}
+
+/// The outputs [0, blocks * 8) of a region `width` wide from partial regions [first, end) (Span:
+/// data, size), each whole rows, a block of 8 outputs at a time: four float2 accumulators, one
+/// per pair of outputs, in registers across the regions, then store(c, accumulators) for the
+/// block at output c. Each output still folds its rows in order, as the scalar loop does. A
+/// region whose rows are not all pair-aligned builds its pairs from scalar loads.
+template <class ReduceOp, class P, class Span, class Store>
+POPOPS_LANES_INLINE void foldBlocks(const Span *partials, unsigned first, unsigned end,
+                                    unsigned width, unsigned blocks, Store store) {
+  using A = Compute<P>;
+  const A id = ReduceOp::template init<A>();
+  const bool rowsAligned = (width * sizeof(P)) % pairBytes<P>() == 0;
+  for (unsigned b = 0, c = 0; b < blocks; ++b, c += 8) {
+    float2 a[4];
+    for (unsigned i = 0; i < 4; ++i)
+      a[i] = float2{id, id};
+    for (unsigned p = first; p < end; ++p) {
+      const P *row = partials[p].data + c;
+      const P *last = partials[p].data + partials[p].size;
+      if (rowsAligned && pairAligned(row)) {
+        for (; row < last; row += width)
+          for (unsigned i = 0; i < 4; ++i)
+            a[i] = ReduceOp::updateLanes(a[i], pairAt(row + 2 * i));
+      } else {
+        for (; row < last; row += width)
+          for (unsigned i = 0; i < 4; ++i)
+            a[i] = ReduceOp::updateLanes(a[i], float2{A(row[2 * i]), A(row[2 * i + 1])});
+      }
+    }
+    store(c, a);
   }
 }
 
