@@ -1,7 +1,9 @@
 // The stages of a reduction, as PopLibs plans them: each tile first folds the partials it holds
 // without exchange; outputs whose partials are spread over tiles (or over a tile's workers) then
 // get their partial results exchanged to the output's tile and folded there, stage after stage,
-// until each output has one result. Only that final fold scales and updates.
+// until each output has one result; outputs with a large fan-in get an intermediate stage on
+// several of the tiles that hold their partials first (ReduceFanIn.cpp). Only the final fold
+// scales and updates.
 #include "ReduceCycles.hpp"
 #include "ReducePlan.hpp"
 

@@ -783,10 +783,10 @@ std::uint64_t reductionCycles(unsigned tiles, const std::vector<std::size_t> &sh
 // the simulated cycles stay below a bound made of the heaviest tile's share of the input and the
 // fixed costs of the stages; the same reductions done on one tile are far above it.
 //
-// Per element: the fold loops cost 2.5 (8 outputs at a time) to 3 (contiguous partials) worker
-// cycles, so with six workers about 3 tile cycles per element a tile holds; the bound allows 10,
-// for region overheads and the second stage. Fixed: up to three compute sets (a sync of 90 each,
-// vertex launches, the exchange of the partial results).
+// Per element: the float lane loops cost about 1.5 worker cycles (8 outputs at a time, or
+// contiguous partials), so with six workers about 1.5 tile cycles per element a tile holds; the
+// bound allows 10, for region overheads and the later stages. Fixed: up to four compute sets
+// (a sync of 90 each, vertex launches, the exchange of the partial results).
 TEST(Reduce, CyclesFollowThePerTileWork) {
   constexpr std::uint64_t kCyclesPerElement = 10, kFixedCycles = 6000;
   const std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> cases = {
