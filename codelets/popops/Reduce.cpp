@@ -145,8 +145,10 @@ template <class ReduceOp, class PartialsType>
 POPOPS_SHARED Compute<PartialsType> foldRun(Compute<PartialsType> acc, const PartialsType *src,
                                             unsigned n) {
   using A = Compute<PartialsType>;
+  // A short run costs the lanes' set-up and final combine more than they save.
   if constexpr (lanes::inLanes<ReduceOp, PartialsType>())
-    return lanes::foldRun<ReduceOp>(acc, src, n);
+    if (n >= 8)
+      return lanes::foldRun<ReduceOp>(acc, src, n);
   for (unsigned i = 0; i < n; ++i)
     acc = ReduceOp::update(acc, A(src[i]));
   return acc;
