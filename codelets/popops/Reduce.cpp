@@ -4,6 +4,8 @@
 #include <poplar/Vertex.hpp>
 #include <popops/ElementwiseDevice.hpp>
 
+#include "ReduceLanes.hpp"
+
 using namespace poplar;
 
 namespace popops {
@@ -36,36 +38,58 @@ POPOPS_INLINE float logAdd(float a, float b) {
 }
 
 // The ReduceOps: init() is the identity, update() folds one more value in. A is the compute type
-// of the partials (float for half).
+// of the partials (float for half). The ops with `lanes` also fold two float lanes at once
+// (updateLanes: f32v2add / f32v2 fmuladd for ADD and SQUARE_ADD, lane by lane for MAX and MIN)
+// and combine() merges two accumulators.
 struct ReduceAdd {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return A(0); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc + x; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return a + b; }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) { return acc + x; }
 };
 struct ReduceSquareAdd {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return A(0); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc + x * x; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return a + b; }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) { return acc + x * x; }
 };
 struct ReduceMul {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return A(1); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc * x; }
 };
 struct ReduceMax {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return Limits<A>::lowest(); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return x > acc ? x : acc; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return update(a, b); }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) {
+    return float2{update(acc.x, x.x), update(acc.y, x.y)};
+  }
 };
 struct ReduceMin {
+  static constexpr bool lanes = true;
   template <class A> static POPOPS_INLINE A init() { return Limits<A>::highest(); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return x < acc ? x : acc; }
+  template <class A> static POPOPS_INLINE A combine(A a, A b) { return update(a, b); }
+  static POPOPS_INLINE float2 updateLanes(float2 acc, float2 x) {
+    return float2{update(acc.x, x.x), update(acc.y, x.y)};
+  }
 };
 struct ReduceAnd {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return true; }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc && x; }
 };
 struct ReduceOr {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return false; }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return acc || x; }
 };
 struct ReduceLogAdd {
+  static constexpr bool lanes = false;
   template <class A> static POPOPS_INLINE A init() { return -__builtin_inff(); }
   template <class A> static POPOPS_INLINE A update(A acc, A x) { return logAdd(acc, x); }
 };
@@ -116,11 +140,15 @@ POPOPS_SHARED void foldBlock(Compute<PartialsType> *acc, const Span<const Partia
     acc[i] = a[i];
 }
 
-/// acc folded with the n contiguous partials at src.
+/// acc folded with the n contiguous partials at src (in float lanes where the op has them).
 template <class ReduceOp, class PartialsType>
 POPOPS_SHARED Compute<PartialsType> foldRun(Compute<PartialsType> acc, const PartialsType *src,
                                             unsigned n) {
   using A = Compute<PartialsType>;
+  // A short run costs the lanes' set-up and final combine more than they save.
+  if constexpr (lanes::inLanes<ReduceOp, PartialsType>())
+    if (n >= 8)
+      return lanes::foldRun<ReduceOp>(acc, src, n);
   for (unsigned i = 0; i < n; ++i)
     acc = ReduceOp::update(acc, A(src[i]));
   return acc;
@@ -153,6 +181,30 @@ POPOPS_SHARED void storeResults(OutType *dst, const A *acc, unsigned n, unsigned
   }
 }
 
+/// The whole blocks of outputs of a region `width` wide, in float lanes (ReduceLanes.hpp), stored
+/// straight from the lanes unless scaled or updated; returns the outputs done. A function of its
+/// own so that the loop over regions keeps few registers.
+template <class ReduceOp, class PartialsType, class OutType>
+POPOPS_SHARED unsigned foldLaneBlocks(OutType *dst, const Span<const PartialsType> *partials,
+                                      unsigned first, unsigned end, unsigned width, unsigned flags,
+                                      float k) {
+  constexpr unsigned block = blockOf<ReduceOp>();
+  lanes::foldBlocks<ReduceOp, PartialsType>(
+      partials, first, end, width, width / block, [&](unsigned at, const float2 *a) {
+        if (flags == 0) {
+          lanes::storeBlock(dst + at, a);
+          return;
+        }
+        Compute<PartialsType> acc[block];
+        for (unsigned i = 0; i < block / 2; ++i) {
+          acc[2 * i] = a[i].x;
+          acc[2 * i + 1] = a[i].y;
+        }
+        storeResults<ReduceOp>(dst + at, acc, block, flags, k);
+      });
+  return width / block * block;
+}
+
 /// Output region r (out[r], w elements) folds numPartials[r] consecutive regions of `partials`;
 /// element j of a partial region goes to out[r][j % w] (each partial region holds whole rows of
 /// w elements). A region with no partials gets the identity. One output folds its contiguous
@@ -176,7 +228,10 @@ reduceRegions(const Span<OutType> *out, unsigned numOut, const unsigned short *n
         acc[0] = foldRun<ReduceOp>(acc[0], partials[p].data, partials[p].size);
       storeResults<ReduceOp>(dst, acc, 1, flags, k);
     } else {
-      for (unsigned c = 0; c < width;) {
+      unsigned c = 0;
+      if constexpr (lanes::inLanes<ReduceOp, PartialsType>())
+        c = foldLaneBlocks<ReduceOp, PartialsType>(dst, partials, first, end, width, flags, k);
+      while (c < width) {
         const unsigned n = width - c < block ? 1 : block;
         if (n == block)
           foldBlock<ReduceOp, PartialsType, block>(acc, partials, first, end, c, width);

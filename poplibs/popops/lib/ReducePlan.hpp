@@ -89,10 +89,28 @@ struct StageTypes {
   poplar::Type partialsType, outType, finalType;
 };
 
+/// The fewest rows a split of a group by rows leaves in each part (ReduceWork.cpp), so that each
+/// stage folds many times fewer partial results than the one before.
+constexpr std::size_t kMinRowsPerPart = 16;
+
 /// Costs `groups` and splits them between a tile's workers (at most getNumWorkerContexts()
 /// lists): large groups are cut by outputs where their partials allow it without new partial
 /// results, else by rows (whose results the next stage combines).
 std::vector<std::vector<Group>> splitForWorkers(std::vector<Group> groups, const StageTypes &types);
+
+/// A piece of partial results bound for a tile of the next stage, and the tile that holds it.
+struct Incoming {
+  Piece piece;
+  unsigned from;
+};
+
+/// The next stage's pieces on each tile from what each tile receives (`next`, by tile). The
+/// rows of an output region that reach its tile from more than 2 sqrt(tiles per IPU) tiles are
+/// sent instead to several of those tiles when the estimators say that an intermediate stage
+/// folding them there is faster (ReduceFanIn.cpp); `spread` counts such regions. `t` is the
+/// next stage's types.
+std::vector<std::vector<Piece>> spreadFanIn(std::vector<std::vector<Incoming>> next,
+                                            const StageTypes &t, std::size_t &spread);
 
 /// Adds the stages that reduce the non-empty `in` over `dims` to css[0], css[1], ... and returns
 /// the output: `out` when given (mapped here if `mapOut`), else a new tensor of spec.outType.

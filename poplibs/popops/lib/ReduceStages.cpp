@@ -1,7 +1,9 @@
 // The stages of a reduction, as PopLibs plans them: each tile first folds the partials it holds
 // without exchange; outputs whose partials are spread over tiles (or over a tile's workers) then
 // get their partial results exchanged to the output's tile and folded there, stage after stage,
-// until each output has one result. Only that final fold scales and updates.
+// until each output has one result; outputs with a large fan-in get an intermediate stage on
+// several of the tiles that hold their partials first (ReduceFanIn.cpp). Only the final fold
+// scales and updates.
 #include "ReduceCycles.hpp"
 #include "ReducePlan.hpp"
 
@@ -261,12 +263,13 @@ public:
           for (const auto &g : worker)
             if (!isFinal(g, tile, contributions) && !isOneRow(g))
               readAllInPlace_ = false;
-      std::vector<std::vector<Piece>> next(numTiles);
+      std::vector<std::vector<Incoming>> next(numTiles);
       for (unsigned tile = 0; tile < numTiles; ++tile)
         addTile(tile, work[tile], contributions, next);
-      log(work);
-      if (std::all_of(next.begin(), next.end(), [](const auto &p) { return p.empty(); }))
+      if (std::all_of(next.begin(), next.end(), [](const auto &p) { return p.empty(); })) {
+        log(work, 0);
         return;
+      }
       // Each stage folds many times fewer partial results of an output than the one before
       // (ReduceWork.cpp), so this only trips on a planner bug, before it fills the memory.
       if (stage == 64)
@@ -275,7 +278,11 @@ public:
       op_ = combineOp(op_);
       // Rows of the input read in place keep the input's type.
       partialsType_ = readAllInPlace_ ? spec_.inType : spec_.accumType;
-      pieces = std::move(next);
+      std::size_t spread = 0;
+      pieces = spreadFanIn(std::move(next),
+                           {graph_.getTarget(), op_, partialsType_, spec_.accumType, spec_.outType},
+                           spread);
+      log(work, spread);
     }
   }
 
@@ -336,15 +343,16 @@ private:
 
   /// The pieces a result at [begin, begin + width) of `source` makes for the next stage: one per
   /// tile its outputs are on.
-  void passOn(std::size_t outBegin, std::size_t width, unsigned source, std::size_t begin,
-              std::vector<std::vector<Piece>> &next) const {
+  void passOn(unsigned tile, std::size_t outBegin, std::size_t width, unsigned source,
+              std::size_t begin, std::vector<std::vector<Incoming>> &next) const {
     for (const auto &r : runsIn(runs_, outBegin, outBegin + width))
       next[r.tile].push_back(
-          {r.begin, r.end - r.begin, source, begin + (r.begin - outBegin), r.end - r.begin});
+          {{r.begin, r.end - r.begin, source, begin + (r.begin - outBegin), r.end - r.begin},
+           tile});
   }
 
   void addTile(unsigned tile, const std::vector<std::vector<Group>> &workers,
-               const Contributions &contributions, std::vector<std::vector<Piece>> &next) {
+               const Contributions &contributions, std::vector<std::vector<Incoming>> &next) {
     std::vector<std::vector<Fate>> fates(workers.size());
     std::size_t partialElems = 0;
     for (std::size_t w = 0; w < workers.size(); ++w)
@@ -379,13 +387,13 @@ private:
           break;
         case Fate::Forward: {
           const Piece &p = g.pieces.front();
-          passOn(g.outBegin, g.width, p.source, p.begin, next);
+          passOn(tile, g.outBegin, g.width, p.source, p.begin, next);
           break;
         }
         case Fate::Partial:
           partials.push_back(&g);
           partialDests.push_back(temp.slice(offset, offset + g.width));
-          passOn(g.outBegin, g.width, tempSource, offset, next);
+          passOn(tile, g.outBegin, g.width, tempSource, offset, next);
           offset += g.width;
           break;
         }
@@ -405,7 +413,7 @@ private:
     return *cs_;
   }
 
-  void log(const StageWork &work) {
+  void log(const StageWork &work, std::size_t spread) {
     std::uint64_t busiest = 0;
     unsigned busiestTile = 0;
     for (unsigned tile = 0; tile < work.size(); ++tile)
@@ -420,8 +428,9 @@ private:
       }
     popsdk::support::poplibsLogger("POPOPS").debug(
         "{}: stage {}: {} final, {} read in place, {} partial groups; busiest worker on tile {} "
-        "(estimate {} cycles)",
-        spec_.api, stage_, fateCounts_[0], fateCounts_[1], fateCounts_[2], busiestTile, busiest);
+        "(estimate {} cycles); {} output regions folded next on several tiles first",
+        spec_.api, stage_, fateCounts_[0], fateCounts_[1], fateCounts_[2], busiestTile, busiest,
+        spread);
     fateCounts_[0] = fateCounts_[1] = fateCounts_[2] = 0;
   }
 

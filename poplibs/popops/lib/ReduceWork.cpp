@@ -91,9 +91,6 @@ constexpr std::uint64_t kMinShareCycles = 64;
 // A split by rows makes partial results that another stage must combine: only worth it for
 // groups this large.
 constexpr std::uint64_t kMinRowSplitCycles = 256;
-// The fewest rows a split by rows leaves in each part, so that each stage folds many times fewer
-// partial results than the one before.
-constexpr std::size_t kMinRowsPerPart = 16;
 // The fewest outputs a split by outputs of multi-row pieces leaves in each part: each row then
 // is a piece of its own, whose overhead needs a few elements to pay for.
 constexpr std::size_t kMinColumnsPerPart = 8;

@@ -540,6 +540,43 @@ TEST(Reduce, ComputeSetFormsShareStages) {
   batch.runAndCheck();
 }
 
+// A large fan-in end to end: outputs whose partials are on all of 256 tiles (more than
+// 2 sqrt(256) = 32 sources) are folded on several of those tiles before the output's tile
+// (ReduceFanIn.cpp; its choice is tested in ReduceFanInTest.cpp). Scalar and 3-wide outputs,
+// odd sizes, half and float, ADD, SQUARE_ADD and MAX: values as the reference, in at most four
+// stages (each tile's own fold, the intermediate one, the output's tile, the last of its
+// workers' results).
+TEST(Reduce, LargeFanInAddsAnIntermediateStage) {
+  OpHarness h(256);
+  Batch batch(h);
+  struct Case {
+    Operation op;
+    Type in, out;
+    std::vector<std::size_t> shape;
+  };
+  const std::vector<Case> cases = {{Operation::ADD, FLOAT, FLOAT, {256 * 64 + 13}},
+                                   {Operation::ADD, HALF, HALF, {256 * 64 + 7}},
+                                   {Operation::SQUARE_ADD, HALF, FLOAT, {256 * 64 + 1}},
+                                   {Operation::MAX, FLOAT, FLOAT, {256 * 64 + 3}},
+                                   {Operation::ADD, FLOAT, FLOAT, {256 * 64 + 5, 3}}};
+  unsigned seed = 11;
+  for (const auto &c : cases) {
+    std::size_t n = 1;
+    for (auto s : c.shape)
+      n *= s;
+    auto values = inputValues(c.op, c.in, n, seed++);
+    Tensor in = h.input("in" + std::to_string(seed), c.in, c.shape, values);
+    std::vector<ComputeSet> css;
+    Tensor out = popops::reduce(h.graph(), in, c.out, {0}, c.op, css);
+    const std::string what = describe(c.op, c.in, c.out, c.shape, {0});
+    EXPECT_LE(css.size(), 4u) << what;
+    for (const auto &cs : css)
+      h.prog().add(program::Execute(cs));
+    batch.expect(out, c.op, c.out, values, c.shape, {0}, what);
+  }
+  batch.runAndCheck();
+}
+
 // reduceMany: outputs made or given, output types, updates into given outputs; all the
 // reductions share compute sets.
 TEST(Reduce, ReduceMany) {
@@ -746,10 +783,10 @@ std::uint64_t reductionCycles(unsigned tiles, const std::vector<std::size_t> &sh
 // the simulated cycles stay below a bound made of the heaviest tile's share of the input and the
 // fixed costs of the stages; the same reductions done on one tile are far above it.
 //
-// Per element: the fold loops cost 2.5 (8 outputs at a time) to 3 (contiguous partials) worker
-// cycles, so with six workers about 3 tile cycles per element a tile holds; the bound allows 10,
-// for region overheads and the second stage. Fixed: up to three compute sets (a sync of 90 each,
-// vertex launches, the exchange of the partial results).
+// Per element: the float lane loops cost about 1.5 worker cycles (8 outputs at a time, or
+// contiguous partials), so with six workers about 1.5 tile cycles per element a tile holds; the
+// bound allows 10, for region overheads and the later stages. Fixed: up to four compute sets
+// (a sync of 90 each, vertex launches, the exchange of the partial results).
 TEST(Reduce, CyclesFollowThePerTileWork) {
   constexpr std::uint64_t kCyclesPerElement = 10, kFixedCycles = 6000;
   const std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> cases = {
