@@ -16,8 +16,9 @@ using namespace popops::expr;
 
 namespace {
 
-/// How an op runs in the vector loop: one vector instruction (f32v2* / f16v4*, the same bits as
-/// the element-by-element code: half lanes are computed in float and rounded once), or lane by
+/// How an op runs in the vector loop: on the whole vector (an f32v2* / f16v4* instruction, the
+/// same bits as the element-by-element code: half lanes are computed in float and rounded once;
+/// NEGATE an xor of each 32-bit word's sign bits), or lane by
 /// lane (a float2's lanes are its registers; a half4 is widened to two float2 and its results
 /// rounded back, two lanes an instruction, as the scalar code rounds each result).
 enum class VectorForm { instruction, lanes };
