@@ -18,9 +18,9 @@ namespace {
 
 /// How an op runs in the vector loop: on the whole vector (an f32v2* / f16v4* instruction, the
 /// same bits as the element-by-element code: half lanes are computed in float and rounded once;
-/// NEGATE an xor of each 32-bit word's sign bits), or lane by
-/// lane (a float2's lanes are its registers; a half4 is widened to two float2 and its results
-/// rounded back, two lanes an instruction, as the scalar code rounds each result).
+/// NEGATE an xor of each 32-bit word's sign bits), or lane by lane (a float2's lanes are its
+/// registers; a half4 is widened to two float2 and its results rounded back, two lanes an
+/// instruction, as the scalar code rounds each result).
 enum class VectorForm { instruction, lanes };
 
 VectorForm vectorForm(UnaryOpType op) {
