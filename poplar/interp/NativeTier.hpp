@@ -52,28 +52,24 @@ RunResult nativeHandOver(const NativeFrame &frame, const DecodedCode &code, Tile
                          WorkerState &state, std::uint64_t budget);
 } // namespace detail
 
-// As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
-// from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
-// is ops::window(mem), made once by a caller that runs many vertices over the same memory.
-// Inline: it is most of the launch of a short vertex.
-inline RunResult executeNative(const NativeCode &native, const DecodedCode &code,
-                               std::uint32_t entryPc, TileMemory mem, WorkerState &state,
-                               std::uint64_t budget, const ops::Window *window = nullptr) {
-  if (entryPc >= code.numWords)
-    return execute(code, entryPc, mem, state, budget);
-  // Filled field by field: a braced initialiser made GCC zero the whole frame first (`rep
-  // stos`) and then copy the window over it.
-  NativeFrame frame;
+// Sets the per-run words of `frame` for a run from `entryPc` (< code.numWords); its window and
+// memory are the caller's, which a caller running many vertices on one tile sets once. Field
+// by field: a braced initialiser made GCC zero the whole frame first (`rep stos`).
+inline void startFrame(NativeFrame &frame, WorkerState &state, std::uint64_t budget,
+                       std::uint32_t entryPc) {
   frame.state = &state;
-  frame.window = window ? *window : ops::window(mem);
-  frame.memory = mem;
   frame.left = budget;
   frame.cycles = 0;
   frame.index = entryPc;
   frame.status = kNativeHandOver;
   frame.result = 0;
   frame.address = 0;
-  native.entry()(&frame);
+}
+
+// The RunResult of a run whose compiled entry has returned in `frame`, which the interpreter
+// finishes if the native code handed it over.
+inline RunResult nativeResult(const NativeFrame &frame, const DecodedCode &code, TileMemory mem,
+                              WorkerState &state, std::uint64_t budget) {
   if (frame.status == kNativeHandOver)
     return detail::nativeHandOver(frame, code, mem, state, budget);
   RunResult r;
@@ -84,6 +80,23 @@ inline RunResult executeNative(const NativeCode &native, const DecodedCode &code
   r.result = frame.result;
   r.address = frame.address;
   return r;
+}
+
+// As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
+// from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
+// is ops::window(mem), made once by a caller that runs many vertices over the same memory.
+// Inline: it is most of the launch of a short vertex.
+inline RunResult executeNative(const NativeCode &native, const DecodedCode &code,
+                               std::uint32_t entryPc, TileMemory mem, WorkerState &state,
+                               std::uint64_t budget, const ops::Window *window = nullptr) {
+  if (entryPc >= code.numWords)
+    return execute(code, entryPc, mem, state, budget);
+  NativeFrame frame;
+  frame.window = window ? *window : ops::window(mem);
+  frame.memory = mem;
+  startFrame(frame, state, budget, entryPc);
+  native.entry()(&frame);
+  return nativeResult(frame, code, mem, state, budget);
 }
 
 } // namespace poplar::interp
