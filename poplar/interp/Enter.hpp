@@ -32,9 +32,15 @@ template <class T> inline void clearArray(T &array) {
 }
 } // namespace detail
 
-// The calling convention (Interpreter.hpp) in `state`, whatever an earlier run left in it.
-inline void enter(const DecodedCode &code, const Launch &launch, WorkerState &state) {
-  detail::clearArray(state.regs);
+// Whether the calling convention sets register r at entry (the others start at zero).
+constexpr bool conventionRegister(unsigned r) {
+  return r == isa::kRegArg0 || r == isa::kRegArg1 || r == isa::kRegGp || r == isa::kRegSp ||
+         r == isa::kRegLr;
+}
+
+// The calling convention in `state` but for the zeroing of the other registers: what a fresh
+// native run (NativeFrame::fresh) needs, which reads those as zero itself.
+inline void enterFresh(const DecodedCode &code, const Launch &launch, WorkerState &state) {
   if (code.usesAmp) {
     detail::clearArray(state.acc);
     detail::clearArray(state.weights);
@@ -51,6 +57,12 @@ inline void enter(const DecodedCode &code, const Launch &launch, WorkerState &st
   state.regs[isa::kRegGp] = launch.globals;
   state.regs[isa::kRegSp] = state.stackHi;
   state.regs[isa::kRegLr] = isa::kExitLr;
+}
+
+// The calling convention (Interpreter.hpp) in `state`, whatever an earlier run left in it.
+inline void enter(const DecodedCode &code, const Launch &launch, WorkerState &state) {
+  detail::clearArray(state.regs);
+  enterFresh(code, launch, state);
 }
 
 } // namespace poplar::interp

@@ -87,9 +87,15 @@ RunResult detail::executeFast(const DecodedCode &code, const TileMemory mem, Wor
 
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
               WorkerState &state, const NativeCode *native, const ops::Window *window) {
+  if (native && entryPc < code.numWords) {
+    const ops::Window made = window ? *window : ops::window(mem);
+    NativeFrame frame;
+    frame.window = &made;
+    frame.memory = &mem;
+    launchNative(*native, code, entryPc, launch, state, frame);
+    return nativeResult(frame, *native, code, mem, state, launch.budget);
+  }
   enter(code, launch, state);
-  if (native)
-    return executeNative(*native, code, entryPc, mem, state, launch.budget, window);
   return execute(code, entryPc, mem, state, launch.budget);
 }
 

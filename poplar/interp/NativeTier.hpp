@@ -4,6 +4,7 @@
 // native code hands over (a block without a translation, or a budget about to run out).
 #pragma once
 
+#include "interp/Enter.hpp"
 #include "interp/Interpreter.hpp"
 #include "interp/NativeAbi.hpp"
 
@@ -26,6 +27,7 @@ public:
   double compileSeconds() const { return compiled_.compileSeconds; }
   std::uint32_t translated() const { return compiled_.translated; }
   std::uint32_t handedOver() const { return compiled_.handedOver; }
+  std::uint64_t written() const { return compiled_.written; } // NativeCompiled::written
 
 private:
   NativeCompiled compiled_;
@@ -56,7 +58,7 @@ RunResult nativeHandOver(const NativeFrame &frame, const DecodedCode &code, Tile
 // memory are the caller's, which a caller running many vertices on one tile sets once. Field
 // by field: a braced initialiser made GCC zero the whole frame first (`rep stos`).
 inline void startFrame(NativeFrame &frame, WorkerState &state, std::uint64_t budget,
-                       std::uint32_t entryPc) {
+                       std::uint32_t entryPc, bool fresh) {
   frame.state = &state;
   frame.left = budget;
   frame.cycles = 0;
@@ -64,14 +66,33 @@ inline void startFrame(NativeFrame &frame, WorkerState &state, std::uint64_t bud
   frame.status = kNativeHandOver;
   frame.result = 0;
   frame.address = 0;
+  frame.fresh = fresh;
 }
 
-// The RunResult of a run whose compiled entry has returned in `frame`, which the interpreter
-// finishes if the native code handed it over.
-inline RunResult nativeResult(const NativeFrame &frame, const DecodedCode &code, TileMemory mem,
-                              WorkerState &state, std::uint64_t budget) {
-  if (frame.status == kNativeHandOver)
+// Runs `native` (compiled for `code` at `entryPc` < code.numWords) from the calling convention
+// of `launch` in `frame`, whose window and memory the caller set; nativeResult gives the
+// result. `state`'s registers are not cleared first (NativeFrame::fresh): what an earlier run
+// left in them is never read.
+inline void launchNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
+                         const Launch &launch, WorkerState &state, NativeFrame &frame) {
+  enterFresh(code, launch, state);
+  startFrame(frame, state, launch.budget, entryPc, true);
+  native.entry()(&frame);
+}
+
+// The RunResult of a run of `native` that has returned in `frame`, which the interpreter
+// finishes if the native code handed it over (after clearing, in a fresh run, the registers
+// the native code left as an earlier run had them).
+inline RunResult nativeResult(const NativeFrame &frame, const NativeCode &native,
+                              const DecodedCode &code, TileMemory mem, WorkerState &state,
+                              std::uint64_t budget) {
+  if (frame.status == kNativeHandOver) {
+    if (frame.fresh)
+      for (unsigned r = 0; r < isa::kNumRegs; ++r)
+        if (!conventionRegister(r) && !(native.written() >> r & 1))
+          state.regs[r] = 0;
     return detail::nativeHandOver(frame, code, mem, state, budget);
+  }
   RunResult r;
   r.trap = Trap(frame.status);
   r.pc = code.insns[frame.index].pc;
@@ -85,18 +106,18 @@ inline RunResult nativeResult(const NativeFrame &frame, const DecodedCode &code,
 // As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
 // from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
 // is ops::window(mem), made once by a caller that runs many vertices over the same memory.
-// Inline: it is most of the launch of a short vertex.
 inline RunResult executeNative(const NativeCode &native, const DecodedCode &code,
                                std::uint32_t entryPc, TileMemory mem, WorkerState &state,
                                std::uint64_t budget, const ops::Window *window = nullptr) {
   if (entryPc >= code.numWords)
     return execute(code, entryPc, mem, state, budget);
+  const ops::Window made = window ? *window : ops::window(mem);
   NativeFrame frame;
-  frame.window = window ? *window : ops::window(mem);
-  frame.memory = mem;
-  startFrame(frame, state, budget, entryPc);
+  frame.window = &made;
+  frame.memory = &mem;
+  startFrame(frame, state, budget, entryPc, false);
   native.entry()(&frame);
-  return nativeResult(frame, code, mem, state, budget);
+  return nativeResult(frame, native, code, mem, state, budget);
 }
 
 } // namespace poplar::interp

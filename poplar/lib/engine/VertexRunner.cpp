@@ -132,7 +132,8 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   const interp::NativeCode *code = nullptr;
   unsigned runs = 1;
   // A one-worker vertex on the native tier is launched here, inline, with the frame's window
-  // set once per tile: the common case, whose launch was a third of a tiny vertex's host time.
+  // set once per tile and the registers not cleared (NativeFrame::fresh): the common case,
+  // whose launch was a third of a tiny vertex's host time.
   bool direct = false;
   interp::NativeFrame frame;
   std::exception_ptr error;
@@ -141,8 +142,8 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
     const auto &stacks = cg.stacks[work->tile];
     launch.stackSize = stacks.bytesPerWorker;
     const std::uint32_t stackBase = kTileMemoryBase + stacks.offset;
-    frame.window = tile.window;
-    frame.memory = tile.mem;
+    frame.window = &tile.window;
+    frame.memory = &tile.mem;
     schedule.reset();
     try {
       for (std::size_t i = work->begin; i < work->end; ++i) {
@@ -162,13 +163,12 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
         if (direct) {
           launch.workerId = 0;
           launch.stackBase = stackBase;
-          interp::enter(codelet->code, launch, scratch);
-          interp::startFrame(frame, scratch, launch.budget, type->entry);
-          code->entry()(&frame);
+          interp::launchNative(*code, codelet->code, type->entry, launch, scratch, frame);
           if (frame.status == std::uint32_t(interp::Trap::None) && frame.result != 0) {
             total = frame.cycles;
           } else {
-            auto r = interp::nativeResult(frame, codelet->code, tile.mem, scratch, launch.budget);
+            auto r =
+                interp::nativeResult(frame, *code, codelet->code, tile.mem, scratch, launch.budget);
             if (r.trap != interp::Trap::None || r.result == 0)
               throwFault(step, *codelet, *type, v, launch, scratch, r, 0);
             total = r.cycles;
