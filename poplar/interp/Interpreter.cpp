@@ -92,7 +92,7 @@ RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const L
     NativeFrame frame;
     frame.window = &made;
     frame.memory = &mem;
-    launchNative(*native, code, entryPc, launch, state, frame);
+    launchNative(*native, code, launch, state, frame);
     return nativeResult(frame, *native, code, mem, state, launch.budget);
   }
   enter(code, launch, state);

@@ -54,29 +54,24 @@ RunResult nativeHandOver(const NativeFrame &frame, const DecodedCode &code, Tile
                          WorkerState &state, std::uint64_t budget);
 } // namespace detail
 
-// Sets the per-run words of `frame` for a run from `entryPc` (< code.numWords); its window and
-// memory are the caller's, which a caller running many vertices on one tile sets once. Field
-// by field: a braced initialiser made GCC zero the whole frame first (`rep stos`).
-inline void startFrame(NativeFrame &frame, WorkerState &state, std::uint64_t budget,
-                       std::uint32_t entryPc, bool fresh) {
+// Sets what a compiled entry reads of `frame` for a run; its window and memory are the
+// caller's, which a caller running many vertices on one tile sets once. The entry writes index,
+// status, result and address on every return, so they are not set here.
+inline void startFrame(NativeFrame &frame, WorkerState &state, std::uint64_t budget, bool fresh) {
   frame.state = &state;
   frame.left = budget;
   frame.cycles = 0;
-  frame.index = entryPc;
-  frame.status = kNativeHandOver;
-  frame.result = 0;
-  frame.address = 0;
   frame.fresh = fresh;
 }
 
-// Runs `native` (compiled for `code` at `entryPc` < code.numWords) from the calling convention
-// of `launch` in `frame`, whose window and memory the caller set; nativeResult gives the
-// result. `state`'s registers are not cleared first (NativeFrame::fresh): what an earlier run
-// left in them is never read.
-inline void launchNative(const NativeCode &native, const DecodedCode &code, std::uint32_t entryPc,
-                         const Launch &launch, WorkerState &state, NativeFrame &frame) {
+// Runs `native` (compiled for `code` at an entry pc < code.numWords) from the calling
+// convention of `launch` in `frame`, whose window and memory the caller set; nativeResult
+// gives the result. `state`'s registers are not cleared first (NativeFrame::fresh): what an
+// earlier run left in them is never read.
+inline void launchNative(const NativeCode &native, const DecodedCode &code, const Launch &launch,
+                         WorkerState &state, NativeFrame &frame) {
   enterFresh(code, launch, state);
-  startFrame(frame, state, launch.budget, entryPc, true);
+  startFrame(frame, state, launch.budget, true);
   native.entry()(&frame);
 }
 
@@ -115,7 +110,7 @@ inline RunResult executeNative(const NativeCode &native, const DecodedCode &code
   NativeFrame frame;
   frame.window = &made;
   frame.memory = &mem;
-  startFrame(frame, state, budget, entryPc, false);
+  startFrame(frame, state, budget, false);
   native.entry()(&frame);
   return nativeResult(frame, native, code, mem, state, budget);
 }

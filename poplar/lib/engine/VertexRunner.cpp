@@ -163,7 +163,7 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
         if (direct) {
           launch.workerId = 0;
           launch.stackBase = stackBase;
-          interp::launchNative(*code, codelet->code, type->entry, launch, scratch, frame);
+          interp::launchNative(*code, codelet->code, launch, scratch, frame);
           if (frame.status == std::uint32_t(interp::Trap::None) && frame.result != 0) {
             total = frame.cycles;
           } else {
