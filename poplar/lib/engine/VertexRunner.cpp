@@ -173,30 +173,34 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
               throwFault(step, *codelet, *type, v, launch, scratch, r, 0);
             total = r.cycles;
           }
-          cycles[0] = total;
-        } else {
-          interp::AccessMap *access = nullptr;
-          if (step.checker) {
-            thread_local interp::AccessMap map;
-            access = &map;
-            step.checker->mapFor(cs, v, map);
-          }
-          for (unsigned w = 0; w < runs; ++w) {
-            launch.workerId = w;
-            launch.stackBase = stackBase + w * stacks.bytesPerWorker;
-            auto r = access ? interp::runChecked(codelet->code, type->entry, tile.mem, launch,
-                                                 scratch, *access)
-                            : interp::run(codelet->code, type->entry, tile.mem, launch, scratch,
-                                          code, &tile.window);
-            if (r.trap != interp::Trap::None || r.result == 0)
-              throwFault(step, *codelet, *type, v, launch, scratch, r, w);
-            cycles[w] = r.cycles;
-            total += r.cycles;
-            issued += r.instructions;
-          }
-          if (!code && !step.checker)
-            step.native.interpreted(typeIndex, issued);
+          // setPerfEstimate replaces the measurement (below); one worker takes all of it.
+          if (v.perfEstimate >= 0)
+            total = std::uint64_t(v.perfEstimate);
+          step.vertexCycles[i] = total;
+          schedule.addVertex(total);
+          continue;
         }
+        interp::AccessMap *access = nullptr;
+        if (step.checker) {
+          thread_local interp::AccessMap map;
+          access = &map;
+          step.checker->mapFor(cs, v, map);
+        }
+        for (unsigned w = 0; w < runs; ++w) {
+          launch.workerId = w;
+          launch.stackBase = stackBase + w * stacks.bytesPerWorker;
+          auto r = access ? interp::runChecked(codelet->code, type->entry, tile.mem, launch,
+                                               scratch, *access)
+                          : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
+                                        &tile.window);
+          if (r.trap != interp::Trap::None || r.result == 0)
+            throwFault(step, *codelet, *type, v, launch, scratch, r, w);
+          cycles[w] = r.cycles;
+          total += r.cycles;
+          issued += r.instructions;
+        }
+        if (!code && !step.checker)
+          step.native.interpreted(typeIndex, issued);
         // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
         if (v.perfEstimate >= 0) {
           std::uint64_t estimate = std::uint64_t(v.perfEstimate);
