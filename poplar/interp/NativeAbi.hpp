@@ -14,7 +14,7 @@
 namespace poplar::interp {
 
 // Bumped whenever a struct below, DecodedInsn or WorkerState changes meaning.
-constexpr std::uint32_t kNativeAbiVersion = 1;
+constexpr std::uint32_t kNativeAbiVersion = 2;
 
 // NativeFrame::status after a run that did not end the vertex: the interpreter continues at
 // `index` with nothing of that block paid for (the hand-over the fast interpreter loops use).
@@ -23,15 +23,20 @@ constexpr std::uint32_t kNativeHandOver = 0xff;
 // What a compiled entry reads and updates. `left` and `cycles` are exact when it returns: a
 // stop refunds what its block paid for but did not issue, as the interpreter does.
 struct NativeFrame {
-  WorkerState *state;    // registers (state->regs), AMP state, worker id, stack limits
-  ops::Window window;    // tile memory with the per-size bounds of the one-compare check
-  TileMemory memory;     // the same memory, for helpers that take it (AMP, print)
-  std::uint64_t left;    // instruction budget left
-  std::uint64_t cycles;  // thread cycles so far
-  std::uint32_t index;   // out: DecodedCode::insns index of the stop or of the hand-over
-  std::uint32_t status;  // out: a Trap value, or kNativeHandOver
-  std::uint32_t result;  // out: exit value, or the imm of `trap`
-  std::uint32_t address; // out: fault address (OutOfBounds, Misaligned)
+  WorkerState *state;        // registers (state->regs), AMP state, worker id, stack limits
+  const ops::Window *window; // tile memory with the per-size bounds of the one-compare check
+  const TileMemory *memory;  // the same memory, for helpers that take it (AMP, print)
+  std::uint64_t left;        // instruction budget left
+  std::uint64_t cycles;      // thread cycles so far
+  std::uint32_t index;       // out: DecodedCode::insns index of the stop or of the hand-over
+  std::uint32_t status;      // out: a Trap value, or kNativeHandOver
+  std::uint32_t result;      // out: exit value, or the imm of `trap`
+  std::uint32_t address;     // out: fault address (OutOfBounds, Misaligned)
+  // Nonzero for a run from the calling convention whose registers were not cleared: the code
+  // reads every register but those the convention sets (r1, r2, gp, sp, lr) as zero at entry,
+  // so a launch need not clear the 66 registers; what the code did not write back
+  // (NativeCompiled::written) is left as it was, and a hand-over clears it first.
+  std::uint32_t fresh;
 };
 
 using NativeEntry = void (*)(NativeFrame *);
@@ -56,6 +61,7 @@ struct NativeCompiled {
   double compileSeconds;    // translation, -O2 and machine code, on the calling thread
   std::uint32_t translated; // instructions translated to host code
   std::uint32_t handedOver; // reachable instructions left to the interpreter (no builder)
+  std::uint64_t written;    // bit r: the code's exit writes register r back to the state
   char error[256];          // why compilation failed, NUL-terminated
 };
 

@@ -4,6 +4,7 @@
 // native code hands over (a block without a translation, or a budget about to run out).
 #pragma once
 
+#include "interp/Enter.hpp"
 #include "interp/Interpreter.hpp"
 #include "interp/NativeAbi.hpp"
 
@@ -26,6 +27,7 @@ public:
   double compileSeconds() const { return compiled_.compileSeconds; }
   std::uint32_t translated() const { return compiled_.translated; }
   std::uint32_t handedOver() const { return compiled_.handedOver; }
+  std::uint64_t written() const { return compiled_.written; } // NativeCompiled::written
 
 private:
   NativeCompiled compiled_;
@@ -52,30 +54,40 @@ RunResult nativeHandOver(const NativeFrame &frame, const DecodedCode &code, Tile
                          WorkerState &state, std::uint64_t budget);
 } // namespace detail
 
-// As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
-// from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
-// is ops::window(mem), made once by a caller that runs many vertices over the same memory.
-// Inline: it is most of the launch of a short vertex.
-inline RunResult executeNative(const NativeCode &native, const DecodedCode &code,
-                               std::uint32_t entryPc, TileMemory mem, WorkerState &state,
-                               std::uint64_t budget, const ops::Window *window = nullptr) {
-  if (entryPc >= code.numWords)
-    return execute(code, entryPc, mem, state, budget);
-  // Filled field by field: a braced initialiser made GCC zero the whole frame first (`rep
-  // stos`) and then copy the window over it.
-  NativeFrame frame;
+// Sets what a compiled entry reads of `frame` for a run; its window and memory are the
+// caller's, which a caller running many vertices on one tile sets once. The entry writes index,
+// status, result and address on every return, so they are not set here.
+inline void startFrame(NativeFrame &frame, WorkerState &state, std::uint64_t budget, bool fresh) {
   frame.state = &state;
-  frame.window = window ? *window : ops::window(mem);
-  frame.memory = mem;
   frame.left = budget;
   frame.cycles = 0;
-  frame.index = entryPc;
-  frame.status = kNativeHandOver;
-  frame.result = 0;
-  frame.address = 0;
+  frame.fresh = fresh;
+}
+
+// Runs `native` (compiled for `code` at an entry pc < code.numWords) from the calling
+// convention of `launch` in `frame`, whose window and memory the caller set; nativeResult
+// gives the result. `state`'s registers are not cleared first (NativeFrame::fresh): what an
+// earlier run left in them is never read.
+inline void launchNative(const NativeCode &native, const DecodedCode &code, const Launch &launch,
+                         WorkerState &state, NativeFrame &frame) {
+  enterFresh(code, launch, state);
+  startFrame(frame, state, launch.budget, true);
   native.entry()(&frame);
-  if (frame.status == kNativeHandOver)
+}
+
+// The RunResult of a run of `native` that has returned in `frame`, which the interpreter
+// finishes if the native code handed it over (after clearing, in a fresh run, the registers
+// the native code left as an earlier run had them).
+inline RunResult nativeResult(const NativeFrame &frame, const NativeCode &native,
+                              const DecodedCode &code, TileMemory mem, WorkerState &state,
+                              std::uint64_t budget) {
+  if (frame.status == kNativeHandOver) {
+    if (frame.fresh)
+      for (unsigned r = 0; r < isa::kNumRegs; ++r)
+        if (!conventionRegister(r) && !(native.written() >> r & 1))
+          state.regs[r] = 0;
     return detail::nativeHandOver(frame, code, mem, state, budget);
+  }
   RunResult r;
   r.trap = Trap(frame.status);
   r.pc = code.insns[frame.index].pc;
@@ -84,6 +96,23 @@ inline RunResult executeNative(const NativeCode &native, const DecodedCode &code
   r.result = frame.result;
   r.address = frame.address;
   return r;
+}
+
+// As execute(), running `native` (compiled for `code` at `entryPc`) and then the interpreter
+// from wherever it hands over. Results are those of execute(), bit for bit. `window`, if given,
+// is ops::window(mem), made once by a caller that runs many vertices over the same memory.
+inline RunResult executeNative(const NativeCode &native, const DecodedCode &code,
+                               std::uint32_t entryPc, TileMemory mem, WorkerState &state,
+                               std::uint64_t budget, const ops::Window *window = nullptr) {
+  if (entryPc >= code.numWords)
+    return execute(code, entryPc, mem, state, budget);
+  const ops::Window made = window ? *window : ops::window(mem);
+  NativeFrame frame;
+  frame.window = &made;
+  frame.memory = &mem;
+  startFrame(frame, state, budget, false);
+  native.entry()(&frame);
+  return nativeResult(frame, native, code, mem, state, budget);
 }
 
 } // namespace poplar::interp

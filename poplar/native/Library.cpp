@@ -121,6 +121,7 @@ void compile(const interp::NativeRequest &request, interp::NativeCompiled &out) 
   out.handle = new llvm::orc::ResourceTrackerSP(std::move(tracker));
   out.translated = stats.translated;
   out.handedOver = stats.handedOver;
+  out.written = stats.written;
   out.compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

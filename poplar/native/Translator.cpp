@@ -75,17 +75,38 @@ Value *Translator::framePrologueLoad(std::size_t offset, Type *type) {
   return v;
 }
 
+Value *Translator::windowField(std::size_t offset, Type *type) {
+  Value *&v = windowLoads_[offset];
+  if (!v) {
+    Value *window = framePrologueLoad(offsetof(interp::NativeFrame, window), pb_.getInt8PtrTy());
+    Value *p = pb_.CreateConstInBoundsGEP1_64(pb_.getInt8Ty(), window, offset);
+    v = pb_.CreateLoad(type, pb_.CreateBitCast(p, type->getPointerTo()));
+  }
+  return v;
+}
+
 // ---- registers and values ----
 
 // A register lives in stack slots that SROA turns into SSA values: its bits and its value as
 // a host float. Both are loaded from the state on entry, so that a path that does not write it
-// leaves it as it was, and every write sets both.
+// leaves it as it was, and every write sets both. In a fresh run (NativeFrame::fresh) a
+// register the calling convention does not set starts at zero instead, as the launch did not
+// clear the state.
 AllocaInst *Translator::regSlot(unsigned r) {
   if (!regs_[r]) {
     regs_[r] = slot(pb_.getInt32Ty(), "r");
     floats_[r] = slot(pb_.getFloatTy(), "f");
     Value *saved = statePtr(offsetof(interp::WorkerState, regs) + 4 * r, pb_.getInt32Ty());
     Value *bits = pb_.CreateLoad(pb_.getInt32Ty(), saved);
+    const bool convention = r == isa::kRegArg0 || r == isa::kRegArg1 || r == isa::kRegGp ||
+                            r == isa::kRegSp || r == isa::kRegLr;
+    if (!convention) {
+      if (!fresh_)
+        fresh_ = pb_.CreateICmpNE(
+            framePrologueLoad(offsetof(interp::NativeFrame, fresh), pb_.getInt32Ty()),
+            pb_.getInt32(0));
+      bits = pb_.CreateSelect(fresh_, pb_.getInt32(0), bits);
+    }
     pb_.CreateStore(bits, regs_[r]);
     pb_.CreateStore(pb_.CreateBitCast(bits, pb_.getFloatTy()), floats_[r]);
   }
@@ -144,11 +165,9 @@ Value *Translator::flag(Value *cond) { return b.CreateZExt(cond, b.getInt32Ty())
 // ---- memory ----
 
 Value *Translator::access(Value *addr, unsigned k, const DecodedInsn &d) {
-  using F = interp::NativeFrame;
   using W = interp::ops::Window;
-  const std::size_t window = offsetof(F, window);
-  Value *lo = framePrologueLoad(window + offsetof(W, lo) + 4 * k, pb_.getInt32Ty());
-  Value *span = framePrologueLoad(window + offsetof(W, span) + 8 * k, pb_.getInt64Ty());
+  Value *lo = windowField(offsetof(W, lo) + 4 * k, pb_.getInt32Ty());
+  Value *span = windowField(offsetof(W, span) + 8 * k, pb_.getInt64Ty());
   Value *ok = b.CreateCall(windowCheck(module_), {addr, lo, span, i32(k)});
   BasicBlock *fault = newBlock("fault"), *cont = newBlock("access");
   b.CreateCondBr(ok, cont, fault, MDBuilder(ctx_).createBranchWeights(1u << 20, 1));
@@ -165,11 +184,9 @@ Value *Translator::access(Value *addr, unsigned k, const DecodedInsn &d) {
 // The host address of tile address 0 (outside the buffer: only ever offset back into it).
 Value *Translator::hostBase() {
   if (!hostBase_) {
-    using F = interp::NativeFrame;
     using W = interp::ops::Window;
-    const std::size_t window = offsetof(F, window);
-    Value *data = framePrologueLoad(window + offsetof(W, data), pb_.getInt8PtrTy());
-    Value *base = framePrologueLoad(window + offsetof(W, base), pb_.getInt32Ty());
+    Value *data = windowField(offsetof(W, data), pb_.getInt8PtrTy());
+    Value *base = windowField(offsetof(W, base), pb_.getInt32Ty());
     hostBase_ =
         pb_.CreateGEP(pb_.getInt8Ty(), data, pb_.CreateNeg(pb_.CreateZExt(base, pb_.getInt64Ty())));
   }
@@ -192,7 +209,7 @@ Value *Translator::statePtr(std::size_t offset, Type *type) {
 }
 
 Value *Translator::memoryPtr() {
-  return frameField(offsetof(interp::NativeFrame, memory), pb_.getInt8Ty());
+  return framePrologueLoad(offsetof(interp::NativeFrame, memory), pb_.getInt8PtrTy());
 }
 
 Value *Translator::stackLimit(bool high) {
@@ -467,9 +484,11 @@ void Translator::finish() {
   Value *cyclesField = frameField(offsetof(F, cycles), pb_.getInt64Ty());
   std::vector<std::pair<AllocaInst *, Value *>> regWrites;
   for (unsigned r = 1; r < isa::kNumRegs; ++r)
-    if (written_[r])
+    if (written_[r]) {
+      stats_.written |= std::uint64_t(1) << r;
       regWrites.emplace_back(
           regs_[r], statePtr(offsetof(interp::WorkerState, regs) + 4 * r, pb_.getInt32Ty()));
+    }
   const std::pair<Value * Leave::*, std::size_t> words[] = {
       {&Leave::status, offsetof(F, status)},
       {&Leave::index, offsetof(F, index)},

@@ -33,6 +33,7 @@ Builder builderFor(std::uint16_t plainOp);
 struct TranslationStats {
   std::uint32_t translated = 0; // instructions turned into IR
   std::uint32_t handedOver = 0; // reachable instructions left to the interpreter
+  std::uint64_t written = 0;    // bit r: the exit writes register r back (NativeCompiled)
 };
 
 class Translator {
@@ -126,6 +127,7 @@ private:
   void finish();
   llvm::Value *frameField(std::size_t offset, llvm::Type *type);
   llvm::Value *framePrologueLoad(std::size_t offset, llvm::Type *type);
+  llvm::Value *windowField(std::size_t offset, llvm::Type *type); // *frame.window, in the prologue
   llvm::AllocaInst *regSlot(unsigned r);
   llvm::Value *hostBase();
   llvm::Value *callAddress(std::uintptr_t fn, llvm::Type *result,
@@ -147,7 +149,8 @@ private:
   llvm::Value *hostBase_ = nullptr;
   std::vector<Leave> leaves_;
   std::array<llvm::AllocaInst *, 2> scratch_{};
-  std::map<std::size_t, llvm::Value *> prologueLoads_, stateLoads_; // by byte offset
+  std::map<std::size_t, llvm::Value *> prologueLoads_, stateLoads_, windowLoads_; // by offset
+  llvm::Value *fresh_ = nullptr; // i1: NativeFrame::fresh
   std::array<bool, 64> written_{};
   Rpt *rpt_ = nullptr;
   TranslationStats stats_;

@@ -176,6 +176,34 @@ TEST(RunScratch, AReusedStateStartsAsAFreshOne) {
   }
 }
 
+// A native run from the calling convention does not clear the reused state's registers
+// (NativeFrame::fresh): it reads those it does not write as zero (r10, r11), and a hand-over to
+// the interpreter (at `or`, left to it) first clears the registers the native code did not
+// write back (r9, r10), so the interpreter never sees what an earlier run left.
+TEST(RunScratch, AFreshNativeRunReadsZeroAndHandsOverAClearedState) {
+  Machine m;
+  interp::Launch launch;
+  launch.stackBase = kBase + 128;
+  launch.stackSize = 128;
+  auto dirty =
+      interp::decodeCode(assembleOrDie("movi r9, 77\nmovi r10, 5\nmovi r11, 6\nmovi r1, 1\nret"));
+  auto code = interp::decodeCode(
+      assembleOrDie("add r3, r10, r11\nor r5, r3, r9\nadd r1, r5, r10\naddi r1, r1, 1\nret"));
+  const auto native = compileNativeOrFail(code, 0, {isa::Opcode::Or});
+  ASSERT_TRUE(native);
+  EXPECT_GT(native->handedOver(), 0u);
+  interp::WorkerState scratch;
+  ASSERT_EQ(interp::run(dirty, 0, m.tile(), launch, scratch).result, 1u);
+  ASSERT_EQ(scratch.regs[9], 77u) << "the dirty run did leave registers behind";
+  auto reused = interp::run(code, 0, m.tile(), launch, scratch, native.get());
+  auto fresh = interp::run(code, 0, m.tile(), launch);
+  EXPECT_EQ(reused.trap, Trap::None);
+  EXPECT_EQ(fresh.result, 1u);
+  EXPECT_EQ(reused.result, fresh.result);
+  EXPECT_EQ(reused.cycles, fresh.cycles);
+  EXPECT_EQ(reused.instructions, fresh.instructions);
+}
+
 INSTANTIATE_TEST_SUITE_P(Tier, TrapTest, kAllTiers, tierName);
 
 } // namespace

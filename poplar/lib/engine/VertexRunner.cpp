@@ -7,7 +7,9 @@
 #include "engine/MemoryCheck.hpp"
 #include "engine/NativeVertexCode.hpp"
 #include "interp/CycleModel.hpp"
+#include "interp/Enter.hpp"
 #include "interp/Interpreter.hpp"
+#include "interp/NativeTier.hpp"
 
 #include <cxxabi.h>
 
@@ -62,6 +64,18 @@ std::string describeFault(const LoadedCodelet &c, const CompiledComputeSet &cs,
   return os.str();
 }
 
+/// The error of a vertex run that faulted or returned false. Out of line and given its
+/// arguments one by one: a lambda capturing them was rebuilt on the stack for every vertex.
+[[noreturn]] __attribute__((noinline)) void
+throwFault(const VertexStep &step, const LoadedCodelet &codelet, const CompiledVertexType &type,
+           const VertexInstance &v, const interp::Launch &launch,
+           const interp::WorkerState &scratch, const interp::RunResult &r, unsigned worker) {
+  throw application_runtime_error(describeFault(
+      codelet, step.cs, v, type.name, r, worker, type.multiVertex,
+      r.trap == interp::Trap::StrayAccess ? step.checker->describe(step.cs, v, launch, scratch, r)
+                                          : ""));
+}
+
 } // namespace
 
 std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
@@ -109,17 +123,27 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   interp::Launch launch;
   launch.budget = kWorkerInstructionBudget;
   // Consecutive vertices, on a tile and from tile to tile, are mostly of few types: what a
-  // type needs is looked up when the type changes, not for every vertex.
+  // type needs is looked up when the type changes, not for every vertex. That includes its
+  // tier: under `auto` a type that becomes hot moves to the native tier at its next change
+  // of type or chunk, which changes host time only.
   std::uint32_t typeIndex = ~0u;
   const CompiledVertexType *type = nullptr;
   const LoadedCodelet *codelet = nullptr;
+  const interp::NativeCode *code = nullptr;
   unsigned runs = 1;
+  // A one-worker vertex on the native tier is launched here, inline, with the frame's window
+  // set once per tile and the registers not cleared (NativeFrame::fresh): the common case,
+  // whose launch was a third of a tiny vertex's host time.
+  bool direct = false;
+  interp::NativeFrame frame;
   std::exception_ptr error;
   for (TileWork *work = first; work != last; ++work) {
     const TileView &tile = step.tiles[work->tile];
     const auto &stacks = cg.stacks[work->tile];
     launch.stackSize = stacks.bytesPerWorker;
     const std::uint32_t stackBase = kTileMemoryBase + stacks.offset;
+    frame.window = &tile.window;
+    frame.memory = &tile.mem;
     schedule.reset();
     try {
       for (std::size_t i = work->begin; i < work->end; ++i) {
@@ -130,18 +154,38 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           codelet = &step.codelets[type->codelet];
           runs = type->multiVertex ? workers : 1;
           launch.globals = codelet->dataAddress;
+          // Memory-checked vertices run on the interpreter's checked loop, never natively.
+          code = step.checker ? nullptr : step.native.forType(typeIndex);
+          direct = code && !type->multiVertex && type->entry < codelet->code.numWords;
         }
-        // Asked per vertex: under `auto` a type moves to the native tier while a step runs.
-        // Memory-checked vertices run on the interpreter's checked loop, never natively.
-        const interp::NativeCode *code = step.checker ? nullptr : step.native.forType(typeIndex);
         launch.vertexState = kTileMemoryBase + v.stateOffset;
+        std::uint64_t total = 0, issued = 0;
+        if (direct) {
+          launch.workerId = 0;
+          launch.stackBase = stackBase;
+          interp::launchNative(*code, codelet->code, launch, scratch, frame);
+          if (frame.status == std::uint32_t(interp::Trap::None) && frame.result != 0) {
+            total = frame.cycles;
+          } else {
+            auto r =
+                interp::nativeResult(frame, *code, codelet->code, tile.mem, scratch, launch.budget);
+            if (r.trap != interp::Trap::None || r.result == 0)
+              throwFault(step, *codelet, *type, v, launch, scratch, r, 0);
+            total = r.cycles;
+          }
+          // setPerfEstimate replaces the measurement (below); one worker takes all of it.
+          if (v.perfEstimate >= 0)
+            total = std::uint64_t(v.perfEstimate);
+          step.vertexCycles[i] = total;
+          schedule.addVertex(total);
+          continue;
+        }
         interp::AccessMap *access = nullptr;
         if (step.checker) {
           thread_local interp::AccessMap map;
           access = &map;
           step.checker->mapFor(cs, v, map);
         }
-        std::uint64_t total = 0, issued = 0;
         for (unsigned w = 0; w < runs; ++w) {
           launch.workerId = w;
           launch.stackBase = stackBase + w * stacks.bytesPerWorker;
@@ -150,11 +194,7 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
                           : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
                                         &tile.window);
           if (r.trap != interp::Trap::None || r.result == 0)
-            throw application_runtime_error(
-                describeFault(*codelet, cs, v, type->name, r, w, type->multiVertex,
-                              r.trap == interp::Trap::StrayAccess
-                                  ? step.checker->describe(cs, v, launch, scratch, r)
-                                  : ""));
+            throwFault(step, *codelet, *type, v, launch, scratch, r, w);
           cycles[w] = r.cycles;
           total += r.cycles;
           issued += r.instructions;
