@@ -17,7 +17,7 @@ namespace poplar::detail {
 struct CopyGroup {
   std::uint32_t srcTile = 0, dstTile = 0;
   std::uint32_t srcOffset = 0, dstOffset = 0;
-  std::int64_t srcStride = 0, dstStride = 0;
+  std::int32_t srcStride = 0, dstStride = 0; // offsets are 32-bit: so are their differences
   std::uint32_t bytes = 0, count = 0;
 };
 
@@ -37,12 +37,13 @@ inline std::vector<CopyGroup> foldCopyRuns(const std::vector<CopyRun> &runs) {
         const std::int64_t srcStep = std::int64_t(r.srcOffset) - g.srcOffset,
                            dstStep = std::int64_t(r.dstOffset) - g.dstOffset;
         if (g.count == 1) {
-          g.srcStride = srcStep;
-          g.dstStride = dstStep;
+          g.srcStride = std::int32_t(srcStep);
+          g.dstStride = std::int32_t(dstStep);
           g.count = 2;
           continue;
         }
-        if (srcStep == g.count * g.srcStride && dstStep == g.count * g.dstStride) {
+        if (srcStep == std::int64_t(g.count) * g.srcStride &&
+            dstStep == std::int64_t(g.count) * g.dstStride) {
           ++g.count;
           continue;
         }
@@ -57,6 +58,10 @@ inline std::vector<CopyGroup> foldCopyRuns(const std::vector<CopyRun> &runs) {
 /// (the runs do not overlap); a 4-byte element (float, int) moves as one word.
 inline void copyStrided(std::uint8_t *d, std::int64_t dStride, const std::uint8_t *s,
                         std::int64_t sStride, std::uint32_t bytes, std::uint32_t count) {
+  if (count == 1) { // most runs of a gather: as fast as before groups
+    copyBytes(d, s, bytes);
+    return;
+  }
   if (bytes == 4) {
     for (std::uint32_t k = 0; k < count; ++k, d += dStride, s += sStride) {
       std::uint32_t w;
