@@ -101,13 +101,15 @@ template <class Body> void Executor::forChunks(CopyPlan &plan, Body body) {
             [&](std::uint32_t c, unsigned) { body(begin[c], begin[c + 1], plan.offset[c]); });
 }
 
-void Executor::runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool staged) {
+void Executor::runCopies(CopyPlan &plan, bool staged) {
   std::uint8_t *const *base = tileBase_.data();
+  const CopyGroup *groups = plan.groups.data();
   if (!staged) {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t) {
       for (std::size_t i = b; i < e; ++i) {
-        const auto &r = runs[i];
-        copyBytes(base[r.dstTile] + r.dstOffset, base[r.srcTile] + r.srcOffset, r.bytes);
+        const CopyGroup &g = groups[i];
+        copyStrided(base[g.dstTile] + g.dstOffset, g.dstStride, base[g.srcTile] + g.srcOffset,
+                    g.srcStride, g.bytes, g.count);
       }
     });
     return;
@@ -116,12 +118,20 @@ void Executor::runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool 
   // exchange does.
   std::uint8_t *staging = bufferOf(staging_, plan.bytes);
   forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
-    for (std::size_t i = b; i < e; at += runs[i++].bytes)
-      copyBytes(staging + at, base[runs[i].srcTile] + runs[i].srcOffset, runs[i].bytes);
+    for (std::size_t i = b; i < e; ++i) {
+      const CopyGroup &g = groups[i];
+      copyStrided(staging + at, g.bytes, base[g.srcTile] + g.srcOffset, g.srcStride, g.bytes,
+                  g.count);
+      at += std::size_t(g.bytes) * g.count;
+    }
   });
   forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
-    for (std::size_t i = b; i < e; at += runs[i++].bytes)
-      copyBytes(base[runs[i].dstTile] + runs[i].dstOffset, staging + at, runs[i].bytes);
+    for (std::size_t i = b; i < e; ++i) {
+      const CopyGroup &g = groups[i];
+      copyStrided(base[g.dstTile] + g.dstOffset, g.dstStride, staging + at, g.bytes, g.bytes,
+                  g.count);
+      at += std::size_t(g.bytes) * g.count;
+    }
   });
 }
 
@@ -160,7 +170,7 @@ void Executor::compute(std::uint32_t index) {
   auto &plan = planIn(computePlans_[index], [&] { return planCompute(cg_, cs, threads_); });
   auto sync = internalSyncCycles(cg_.target);
   if (!cs.copyIn.empty()) {
-    runCopies(cs.copyIn, plan.copyIn, false); // into fresh local buffers
+    runCopies(plan.copyIn, false); // into fresh local buffers
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyInCycles);
   }
@@ -187,7 +197,7 @@ void Executor::compute(std::uint32_t index) {
   device_.clock += longest;
   advance(&TileCycles::sync, sync);
   if (!cs.copyOut.empty()) {
-    runCopies(cs.copyOut, plan.copyOut, false);
+    runCopies(plan.copyOut, false);
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyOutCycles);
   }
@@ -196,7 +206,7 @@ void Executor::compute(std::uint32_t index) {
 void Executor::exchange(std::uint32_t index) {
   const auto &ex = cg_.exchanges[index];
   auto &plan = planIn(exchangePlans_[index], [&] { return planCopy(ex.runs, threads_); });
-  runCopies(ex.runs, plan, ex.staged);
+  runCopies(plan, ex.staged);
   advance(&TileCycles::sync, ex.syncCycles);
   advance(&TileCycles::internalExchange, ex.exchangeCycles);
 }

@@ -40,8 +40,9 @@ private:
   void compute(std::uint32_t computeSet);
   void runVertices(const CompiledComputeSet &cs, ComputePlan &plan);
   void exchange(std::uint32_t index);
-  /// Moves bytes as one exchange phase; `staged` when sources and destinations overlap.
-  void runCopies(const std::vector<CopyRun> &runs, CopyPlan &plan, bool staged);
+  /// Moves the bytes of the copy `plan` was made for (its strided groups) as one exchange
+  /// phase; `staged` when sources and destinations overlap.
+  void runCopies(CopyPlan &plan, bool staged);
   void streamCopy(std::uint32_t index);
   /// Calls chunk(c, thread) for every chunk, on the pool when `chunks` is worth it and
   /// `handOff` finds it pays.

@@ -41,25 +41,46 @@ void cutTiles(ComputePlan &plan, unsigned threads) {
 
 } // namespace
 
-template <class Run> CopyPlan planCopy(const std::vector<Run> &runs, unsigned threads) {
+namespace {
+/// Chunks of `items` cut by their host cost, with each chunk's packed byte offset.
+template <class Item, class Cost, class Bytes>
+CopyPlan planItems(const std::vector<Item> &items, unsigned threads, Cost cost, Bytes bytes) {
   CopyPlan plan;
-  plan.chunks = cutByCost(runs.size(), threads, [&](std::size_t i) {
-    return HostCost::kCopyRunNs + HostCost::kCopyByteNs * double(runs[i].bytes);
-  });
+  plan.chunks = cutByCost(items.size(), threads, [&](std::size_t i) { return cost(items[i]); });
   std::size_t c = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
     while (c < plan.chunks.count() && plan.chunks.begin[c] == i) {
       plan.offset.push_back(plan.bytes);
       ++c;
     }
-    plan.bytes += runs[i].bytes;
+    plan.bytes += bytes(items[i]);
   }
   plan.offset.resize(plan.chunks.count(), plan.bytes);
   return plan;
 }
+} // namespace
 
-template CopyPlan planCopy(const std::vector<MemRun> &, unsigned);
-template CopyPlan planCopy(const std::vector<CopyRun> &, unsigned);
+CopyPlan planCopy(const std::vector<MemRun> &runs, unsigned threads) {
+  return planItems(
+      runs, threads,
+      [](const MemRun &r) {
+        return HostCost::kCopyRunNs + HostCost::kCopyByteNs * double(r.bytes);
+      },
+      [](const MemRun &r) { return std::size_t(r.bytes); });
+}
+
+CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads) {
+  std::vector<CopyGroup> groups = foldCopyRuns(runs);
+  CopyPlan plan = planItems(
+      groups, threads,
+      [](const CopyGroup &g) {
+        return HostCost::kCopyRunNs + HostCost::kGroupRunNs * double(g.count - 1) +
+               HostCost::kCopyByteNs * double(g.bytes) * double(g.count);
+      },
+      [](const CopyGroup &g) { return std::size_t(g.bytes) * g.count; });
+  plan.groups = std::move(groups);
+  return plan;
+}
 
 ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, unsigned threads) {
   ComputePlan plan;

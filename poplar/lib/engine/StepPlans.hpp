@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
+#include "engine/CopyGroups.hpp"
 #include "engine/HandOffChoice.hpp"
 
 #include <cstdint>
@@ -17,6 +18,7 @@ struct HostCost {
   static constexpr double kWorkerRunNs = 60;     // one interpreter run: state, launch, schedule
   static constexpr double kThreadCycleNs = 2;    // one thread cycle, about one ISA instruction
   static constexpr double kCopyRunNs = 10;       // one byte run of a copy
+  static constexpr double kGroupRunNs = 2;       // one run of a strided group after its first
   static constexpr double kCopyByteNs = 0.05;    // a byte of memcpy (about 20 GB/s)
   static constexpr double kMinParallelNs = 15e3; // below this, a hand-off costs more than it saves
   // Chunks are claimed one at a time, so uneven tiles balance; a thread that is descheduled
@@ -39,6 +41,9 @@ struct CopyPlan {
   HandOffChoice handOff;
   std::vector<std::size_t> offset; // packed byte offset of each chunk's first run
   std::size_t bytes = 0;           // all runs' bytes
+  /// A copy between tiles: its runs folded into strided groups, which the chunks cut (a stream
+  /// copy's chunks cut its runs).
+  std::vector<CopyGroup> groups;
 };
 
 /// One tile's share of a compute set and its latest result.
@@ -67,7 +72,8 @@ struct ComputePlan {
   CopyPlan copyIn, copyOut;
 };
 
-template <class Run> CopyPlan planCopy(const std::vector<Run> &runs, unsigned threads);
+CopyPlan planCopy(const std::vector<MemRun> &runs, unsigned threads);
+CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads);
 ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, unsigned threads);
 /// Re-cuts `plan` from the cycles its tiles just measured (once: cycles seldom change).
 void replanFromMeasurement(ComputePlan &plan, unsigned threads);

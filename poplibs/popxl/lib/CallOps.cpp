@@ -1,7 +1,8 @@
 // Calls of subgraphs: the called graph is lowered once into a Poplar function; each call copies
 // its inputs in, calls the function and copies the outputs out (PopXL's call semantics: inputs
-// by value). repeat calls it repeat_count times, copying output i onto input i after each
-// iteration (loop-carried values); the other inputs keep their values.
+// by value); a graph called once is lowered inline instead (CallInline.cpp). repeat calls it
+// repeat_count times, copying output i onto input i after each iteration (loop-carried values); the
+// other inputs keep their values.
 #include "OpTable.hpp"
 
 #include <algorithm>
@@ -82,6 +83,8 @@ void copyBackByRef(const LowerContext &c, const OpInfo &op, const LoweredGraph &
 } // namespace
 
 void lowerCall(const LowerContext &c, const OpInfo &op) {
+  if (lowerCallInline(c, op))
+    return;
   const LoweredGraph &called = c.lowerGraph(op.calledGraphs[0]);
   for (std::size_t i = 0; i < op.inputs.size(); ++i)
     c.prog.add(poplar::program::Copy(c.in(op, i), called.inputs[i], false, op.name));

@@ -33,6 +33,8 @@ struct LowerContext {
   std::vector<poplar::Tensor> &tensors;     // by TensorId
   std::vector<poplar::DataStream> &streams; // by StreamId
   std::function<const LoweredGraph &(GraphId)> lowerGraph;
+  /// Lowers the ops of a graph into a sequence, on the tensors bound to its inputs (inlining).
+  std::function<void(GraphId, poplar::program::Sequence &)> lowerOps;
   const poplar::Tensor &in(const OpInfo &op, std::size_t i) const {
     return tensors.at(op.inputs.at(i));
   }
@@ -156,6 +158,9 @@ std::vector<std::int64_t> gatheredShape(const OpInfo &op, const TensorSpec &t,
 void addGatheredRows(const LowerContext &c, const poplar::Tensor &target,
                      const poplar::Tensor &rows, const poplar::Tensor &indices, std::size_t axis,
                      const poplar::Tensor &scale, const std::string &name);
+
+/// Lowers a call inline when nothing else calls its graph (CallInline.cpp); false otherwise.
+bool lowerCallInline(const LowerContext &c, const OpInfo &op);
 
 poplar::Type poplarType(DType t);
 std::vector<std::size_t> poplarShape(const std::vector<std::int64_t> &shape);

@@ -132,7 +132,9 @@ void Session::Impl::lowerOps(GraphId g, Sequence &seq) {
   auto lower = [this](GraphId called) -> const internal::LoweredGraph & {
     return lowerGraph(called);
   };
-  const internal::LowerContext context{ir, graph, planCache, seq, tensors, streams, lower};
+  auto lowerInto = [this](GraphId called, Sequence &into) { lowerOps(called, into); };
+  const internal::LowerContext context{ir,      graph,   planCache, seq,
+                                       tensors, streams, lower,     lowerInto};
   for (OpId o : ir.schedule(g)) {
     const OpInfo &op = ir.op(o);
     internal::opRow(op.type).lower(context, op);

@@ -235,11 +235,35 @@ MatMulProblem matMulProblem(const Ir &ir, const OpInfo &op) {
 }
 } // namespace
 
+namespace {
+poplar::Tensor createOperand(poplar::Graph &graph, poplin::PlanningCache &planCache,
+                             const MatMulProblem &p, std::size_t i, const std::string &name) {
+  return i == 0 ? poplin::createMatMulGroupedInputLHS(graph, p.inType, p.outType, p.a, p.b, name,
+                                                      p.options, &planCache)
+                : poplin::createMatMulGroupedInputRHS(graph, p.inType, p.outType, p.a, p.b, name,
+                                                      p.options, &planCache);
+}
+
+/// Operand `i`, first copied where the plan reads it when its elements are scattered (runs of
+/// under 4 elements on average: a transposed activation, each element on its own), as poplin
+/// rearranges an operand on the IPU: each vertex would otherwise gather it one element at a time
+/// from many tiles, where after one copy it reads runs of a block row.
+poplar::Tensor arrangedOperand(const LowerContext &c, const OpInfo &op, const MatMulProblem &p,
+                               std::size_t i) {
+  const poplar::Tensor t = c.in(op, i).reshape(i == 0 ? p.a : p.b);
+  if (4 * t.getContiguousRegions().size() <= t.numElements())
+    return t;
+  poplar::Tensor laid = createOperand(c.graph, c.planCache, p, i, op.name + "/arranged");
+  c.prog.add(poplar::program::Copy(t, laid, false, op.name));
+  return laid;
+}
+} // namespace
+
 void lowerMatMul(const LowerContext &c, const OpInfo &op) {
   const MatMulProblem p = matMulProblem(c.ir, op);
   poplar::Tensor C =
-      poplin::matMulGrouped(c.graph, c.in(op, 0).reshape(p.a), c.in(op, 1).reshape(p.b), c.prog,
-                            p.outType, op.name, p.options, &c.planCache);
+      poplin::matMulGrouped(c.graph, arrangedOperand(c, op, p, 0), arrangedOperand(c, op, p, 1),
+                            c.prog, p.outType, op.name, p.options, &c.planCache);
   c.setOut(op, 0, C.reshape(poplarShape(c.ir.tensor(op.outputs[0]).spec.shape)));
 }
 
@@ -247,12 +271,7 @@ void lowerMatMul(const LowerContext &c, const OpInfo &op) {
 poplar::Tensor layoutMatMul(const LayoutContext &c, const OpInfo &op, std::size_t i) {
   const MatMulProblem p = matMulProblem(c.ir, op);
   const TensorInfo &in = c.ir.tensor(op.inputs.at(i));
-  const poplar::Tensor t =
-      i == 0 ? poplin::createMatMulGroupedInputLHS(c.graph, p.inType, p.outType, p.a, p.b, in.name,
-                                                   p.options, &c.planCache)
-             : poplin::createMatMulGroupedInputRHS(c.graph, p.inType, p.outType, p.a, p.b, in.name,
-                                                   p.options, &c.planCache);
-  return t.reshape(poplarShape(in.spec.shape));
+  return createOperand(c.graph, c.planCache, p, i, in.name).reshape(poplarShape(in.spec.shape));
 }
 
 std::vector<TensorSpec> inferSoftmax(const Ir &ir, const OpInfo &op) {
