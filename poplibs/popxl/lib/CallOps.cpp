@@ -80,11 +80,23 @@ void copyBackByRef(const LowerContext &c, const OpInfo &op, const LoweredGraph &
     if (byRef[i])
       c.prog.add(poplar::program::Copy(called.inputs[i], c.in(op, i), false, op.name));
 }
+
+/// An inlined graph's inputs have no tensors from the layout pass; when its call still runs it as
+/// a function (lowerCallInline declined), they are laid out as this call's arguments.
+void createInlinedGraphInputs(const LowerContext &c, const OpInfo &op) {
+  const GraphInfo &called = c.ir.graph(op.calledGraphs[0]);
+  for (std::size_t i = 0; i < called.inputs.size(); ++i) {
+    poplar::Tensor &input = c.tensors.at(called.inputs[i]);
+    if (!input.valid())
+      input = c.graph.clone(c.in(op, i), c.ir.tensor(called.inputs[i]).name);
+  }
+}
 } // namespace
 
 void lowerCall(const LowerContext &c, const OpInfo &op) {
   if (lowerCallInline(c, op))
     return;
+  createInlinedGraphInputs(c, op);
   const LoweredGraph &called = c.lowerGraph(op.calledGraphs[0]);
   for (std::size_t i = 0; i < op.inputs.size(); ++i)
     c.prog.add(poplar::program::Copy(c.in(op, i), called.inputs[i], false, op.name));
@@ -98,11 +110,16 @@ void lowerCall(const LowerContext &c, const OpInfo &op) {
 }
 
 /// A tensor passed to a call takes the layout of the called graph's input (made once for all
-/// calls, from the consumers in that graph), so that the call's copy in stays on its tiles. (The
-/// layout pass does not ask this of a tensor its graph updates in place: Layout.cpp.)
+/// calls, from the consumers in that graph), so that the call's copy in stays on its tiles; an
+/// inlined graph's input has no tensor of its own, so its consumers' layout is the caller's
+/// tensor itself. (The layout pass does not ask this of a tensor its graph updates in place:
+/// Layout.cpp.)
 poplar::Tensor layoutCall(const LayoutContext &c, const OpInfo &op, std::size_t i) {
-  const poplar::Tensor input = c.preferred(c.ir.graph(op.calledGraphs.at(0)).inputs.at(i));
-  return input.valid() ? c.graph.clone(input, c.ir.tensor(op.inputs[i]).name) : input;
+  const GraphId g = op.calledGraphs.at(0);
+  const poplar::Tensor input = c.preferred(c.ir.graph(g).inputs.at(i));
+  if (!input.valid() || isInlined(c.ir, g))
+    return input;
+  return c.graph.clone(input, c.ir.tensor(op.inputs[i]).name);
 }
 
 namespace {
