@@ -12,15 +12,18 @@
 namespace popxl::internal {
 
 /// Nothing else shares the graph: exactly one op calls it, a `call` (a `repeat` runs it in a loop
-/// of its own).
+/// of its own, a `conditional` in an arm of its own).
 bool isInlined(const Ir &ir, GraphId g) {
   std::size_t calls = 0;
   for (GraphId h = 0; h < ir.numGraphs(); ++h)
     for (OpId o : ir.graph(h).ops) {
       const OpInfo &op = ir.op(o);
       for (GraphId called : op.calledGraphs)
-        if (called == g)
-          calls += op.type == "call" ? 1 : 2;
+        if (called == g) {
+          if (op.type != "call")
+            return false;
+          ++calls;
+        }
     }
   return calls == 1;
 }
