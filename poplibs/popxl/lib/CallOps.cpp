@@ -160,7 +160,7 @@ void lowerCall(const LowerContext &c, const OpInfo &op) {
 poplar::Tensor layoutCall(const LayoutContext &c, const OpInfo &op, std::size_t i) {
   const GraphId g = op.calledGraphs.at(0);
   const poplar::Tensor input = c.preferred(c.ir.graph(g).inputs.at(i));
-  if (!input.valid() || isInlined(c.ir, g))
+  if (!input.valid() || c.inlined.at(g))
     return input;
   return c.graph.clone(input, c.ir.tensor(op.inputs[i]).name);
 }

@@ -22,17 +22,21 @@ struct Use {
   std::size_t index;
 };
 
+std::vector<bool> inlinedGraphs(const Ir &ir) {
+  std::vector<bool> inlined;
+  for (GraphId g = 0; g < ir.numGraphs(); ++g)
+    inlined.push_back(isInlined(ir, g));
+  return inlined;
+}
+
 class LayoutPass {
 public:
   LayoutPass(const Ir &ir, poplar::Graph &graph, poplin::PlanningCache &planCache,
              std::vector<poplar::Tensor> &tensors)
       : ir_(ir), graph_(graph), tensors_(tensors), uses_(ir.numTensors()),
-        isPreferred_(ir.numTensors(), false), context_{ir, graph, planCache, [this](TensorId t) {
-                                                         return preferred(t);
-                                                       }} {
-    for (GraphId g = 0; g < ir.numGraphs(); ++g)
-      inlined_.push_back(isInlined(ir, g));
-  }
+        isPreferred_(ir.numTensors(), false), context_{
+                                                  ir, graph, planCache, inlinedGraphs(ir),
+                                                  [this](TensorId t) { return preferred(t); }} {}
 
   void run() {
     std::set<GraphId> reached;
@@ -67,7 +71,7 @@ private:
   bool isSource(TensorId t) const {
     const TensorInfo &info = ir_.tensor(t);
     return info.kind == TensorKind::Variable || info.kind == TensorKind::Constant ||
-           (info.kind == TensorKind::GraphInput && !inlined_.at(info.graph));
+           (info.kind == TensorKind::GraphInput && !context_.inlined.at(info.graph));
   }
 
   /// The layout the uses of `t` prefer: the first use whose op has a preference for it. A source
@@ -149,7 +153,6 @@ private:
   std::vector<bool> isPreferred_;
   std::set<TensorId> visiting_;
   std::set<TensorId> modifiedInPlace_; // by an op of its graph other than a call
-  std::vector<bool> inlined_;          // by GraphId: isInlined
   LayoutContext context_;
 };
 

@@ -96,6 +96,7 @@ struct LayoutContext {
   const Ir &ir;
   poplar::Graph &graph;
   poplin::PlanningCache &planCache;
+  std::vector<bool> inlined; ///< by GraphId: isInlined, found once for the pass
   std::function<poplar::Tensor(TensorId)> preferred;
 };
 
