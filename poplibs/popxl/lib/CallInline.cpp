@@ -1,8 +1,9 @@
 // A call of a graph that nothing else calls, lowered inline: the graph's ops go into the caller's
 // program on the caller's tensors, with no Poplar function and no copies in or out (an outlined
 // graph's code is shared by its calls; one called once has nothing to share, and each step would
-// pay for copying every weight into it and every result out of it). Copies remain only where
-// sharing the caller's memory would change what the program computes.
+// pay for copying every weight into it and every result out of it). Its inputs have no Poplar
+// tensors of their own (the layout pass makes none: Layout.cpp): the caller's are bound to them.
+// Copies remain only where sharing the caller's memory would change what the program computes.
 #include "OpTable.hpp"
 
 #include <map>
@@ -10,20 +11,24 @@
 
 namespace popxl::internal {
 
-namespace {
-
-/// Whether `g` is called by exactly one op, a `call` (a `repeat` runs it in a loop of its own).
-bool calledOnce(const Ir &ir, GraphId g) {
+/// Nothing else shares the graph: exactly one op calls it, a `call` (a `repeat` runs it in a loop
+/// of its own, a `conditional` in an arm of its own).
+bool isInlined(const Ir &ir, GraphId g) {
   std::size_t calls = 0;
   for (GraphId h = 0; h < ir.numGraphs(); ++h)
     for (OpId o : ir.graph(h).ops) {
       const OpInfo &op = ir.op(o);
       for (GraphId called : op.calledGraphs)
-        if (called == g)
-          calls += op.type == "call" ? 1 : 2;
+        if (called == g) {
+          if (op.type != "call")
+            return false;
+          ++calls;
+        }
     }
   return calls == 1;
 }
+
+namespace {
 
 /// Tensors of one graph that share memory: an op's output 0 and its input 0 when the op is a
 /// view or writes that input in place.
@@ -73,21 +78,22 @@ bool intersectsAny(const poplar::Tensor &t, const std::vector<poplar::Tensor> &o
 
 bool lowerCallInline(const LowerContext &c, const OpInfo &op) {
   const GraphId g = op.calledGraphs.at(0);
-  if (!calledOnce(c.ir, g))
+  if (!isInlined(c.ir, g))
     return false;
   const GraphInfo &called = c.ir.graph(g);
   const std::vector<bool> written = inputsWritten(c.ir, g);
+  // An input passed by reference is written through to the caller's tensor, which is what
+  // passing by reference does, unless the same memory is also passed at another input: that one
+  // would see the writes. Decided before anything is added to the program.
+  for (std::size_t i = 0; i < op.inputs.size(); ++i)
+    if (called.inputByRef[i] && written[i])
+      for (std::size_t j = 0; j < op.inputs.size(); ++j)
+        if (j != i && c.in(op, i).intersectsWith(c.in(op, j)))
+          return false;
   std::vector<poplar::Tensor> bound;
   for (std::size_t i = 0; i < op.inputs.size(); ++i) {
     const poplar::Tensor arg = c.in(op, i);
-    if (called.inputByRef[i] && written[i]) {
-      // Written through to the caller's tensor, which is what passing by reference does,
-      // unless the same memory is also passed at another input: that one would see the writes.
-      for (std::size_t j = 0; j < op.inputs.size(); ++j)
-        if (j != i && arg.intersectsWith(c.in(op, j)))
-          return false;
-      bound.push_back(arg);
-    } else if (written[i]) {
+    if (written[i] && !called.inputByRef[i]) {
       // By value: the graph's writes must not reach the caller's tensor.
       poplar::Tensor copy = c.graph.clone(arg, op.name + "/in");
       c.prog.add(poplar::program::Copy(arg, copy, false, op.name));

@@ -29,16 +29,17 @@ public:
       : ir_(ir), graph_(graph), tensors_(tensors), uses_(ir.numTensors()),
         isPreferred_(ir.numTensors(), false), context_{ir, graph, planCache, [this](TensorId t) {
                                                          return preferred(t);
-                                                       }} {}
+                                                       }} {
+    for (GraphId g = 0; g < ir.numGraphs(); ++g)
+      inlined_.push_back(isInlined(ir, g));
+  }
 
   void run() {
     std::set<GraphId> reached;
     collectUses(ir_.mainGraph(), reached);
     for (TensorId t = 0; t < ir_.numTensors(); ++t) {
       const TensorInfo &info = ir_.tensor(t);
-      const bool source = info.kind == TensorKind::Variable || info.kind == TensorKind::Constant ||
-                          (info.kind == TensorKind::GraphInput && reached.count(info.graph));
-      if (source)
+      if (isSource(t) && (info.kind != TensorKind::GraphInput || reached.count(info.graph)))
         preferred(t);
     }
   }
@@ -61,7 +62,13 @@ private:
     }
   }
 
-  bool isSource(TensorId t) const { return ir_.tensor(t).kind != TensorKind::Intermediate; }
+  /// Whether `t` gets a Poplar tensor here: variables, constants and the inputs of graphs lowered
+  /// as functions (an inlined graph's are the caller's tensors).
+  bool isSource(TensorId t) const {
+    const TensorInfo &info = ir_.tensor(t);
+    return info.kind == TensorKind::Variable || info.kind == TensorKind::Constant ||
+           (info.kind == TensorKind::GraphInput && !inlined_.at(info.graph));
+  }
 
   /// The layout the uses of `t` prefer: the first use whose op has a preference for it. A source
   /// tensor is created here, once (in that layout, or linearly), and its tensor is what later
@@ -142,6 +149,7 @@ private:
   std::vector<bool> isPreferred_;
   std::set<TensorId> visiting_;
   std::set<TensorId> modifiedInPlace_; // by an op of its graph other than a call
+  std::vector<bool> inlined_;          // by GraphId: isInlined
   LayoutContext context_;
 };
 

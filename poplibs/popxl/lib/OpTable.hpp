@@ -159,7 +159,12 @@ void addGatheredRows(const LowerContext &c, const poplar::Tensor &target,
                      const poplar::Tensor &rows, const poplar::Tensor &indices, std::size_t axis,
                      const poplar::Tensor &scale, const std::string &name);
 
-/// Lowers a call inline when nothing else calls its graph (CallInline.cpp); false otherwise.
+/// Whether the call of `g` is lowered inline: nothing but one `call` calls it (CallInline.cpp).
+/// Its inputs then get no Poplar tensors from the layout pass; the caller's are bound to them.
+bool isInlined(const Ir &ir, GraphId g);
+/// Lowers a call inline when its graph is inlined (CallInline.cpp); false otherwise, and when a
+/// tensor passed by reference and written is also passed at another input (the call then runs
+/// the graph as a function).
 bool lowerCallInline(const LowerContext &c, const OpInfo &op);
 
 poplar::Type poplarType(DType t);

@@ -1,17 +1,22 @@
 // The Session's layout pass: a tensor no op makes (variable, constant, called graph's input)
 // takes the layout of the first op that prefers one for it (a matmul operand's is poplin's
-// createMatMulInputLHS/RHS), through views and calls; results stay right.
+// createMatMulInputLHS/RHS), through views and calls; an inlined graph's inputs take no tile
+// memory of their own; results stay right.
 #include <popxl/Ir.hpp>
 #include <popxl/Session.hpp>
 
 #include <poplar/IPUModel.hpp>
 #include <poplin/MatMul.hpp>
 #include <poputil/TileMapping.hpp>
+#include <pva/pva.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 using namespace popxl;
 
@@ -103,7 +108,78 @@ struct Program {
   }
 };
 
+/// Bytes of tile memory the Session's program takes, summed over the tiles (from the profile
+/// its Engine writes).
+std::uint64_t tileMemoryBytes(const Ir &ir) {
+  char dirTemplate[] = "/tmp/popxl-layout-XXXXXX";
+  if (!mkdtemp(dirTemplate))
+    throw std::runtime_error("mkdtemp failed");
+  const std::string dir = dirTemplate;
+  const std::string options =
+      R"({"autoReport.outputGraphProfile": "true", "autoReport.directory": ")" + dir + "\"}";
+  setenv("POPLAR_ENGINE_OPTIONS", options.c_str(), 1);
+  { Session session(ir, "cpu"); }
+  unsetenv("POPLAR_ENGINE_OPTIONS");
+  std::uint64_t bytes = 0;
+  for (const pva::Tile &tile : pva::openReport(dir + "/profile.pop").compilation().tiles())
+    bytes += tile.memory().total().excludingGaps();
+  std::filesystem::remove_all(dir);
+  return bytes;
+}
+
+/// relu(x) * 2, in `g`.
+TensorId reluTimesTwo(Program &p, GraphId g, TensorId x) {
+  const TensorId two = p.ir.addConstant(g, "two", {{}, DType::Float32}, bytes({2.0f}));
+  return p.op(g, "mul", {p.op(g, "relu", {x}), two});
+}
+
+/// One model, written directly in the main graph or as a graph called once (lowered inline): x
+/// a variable [kM, kK] made relu(x) * 2, then, loaded from the stream, times w [kK, kN].
+struct TwoWays {
+  Program p;
+  const std::vector<float> w = ramp(kK * kN, 0.02f);
+  TensorId x = p.ir.addVariable(p.main, "x", {{std::int64_t(kM), std::int64_t(kK)}, DType::Float32},
+                                bytes(p.x));
+  TensorId wt = p.ir.addVariable(p.main, "w",
+                                 {{std::int64_t(kK), std::int64_t(kN)}, DType::Float32}, bytes(w));
+  StreamId relu, product;
+
+  explicit TwoWays(bool called) {
+    if (!called) {
+      relu = p.store(reluTimesTwo(p, p.main, x));
+      product = p.store(p.op(p.main, "matmul", {p.load(), wt}));
+      return;
+    }
+    const GraphId body = p.ir.createGraph("body");
+    const TensorId gx = p.ir.addGraphInput(body, "x", p.ir.tensor(x).spec);
+    const TensorId gl = p.ir.addGraphInput(body, "loaded", p.ir.tensor(x).spec);
+    const TensorId gw = p.ir.addGraphInput(body, "w", p.ir.tensor(wt).spec);
+    p.ir.addGraphOutput(body, reluTimesTwo(p, body, gx));
+    p.ir.addGraphOutput(body, p.op(body, "matmul", {gl, gw}));
+    const std::vector<TensorId> outs =
+        p.ir.createOp(p.main, "call", {x, p.load(), wt}, {}, "call", {body});
+    relu = p.store(outs.at(0));
+    product = p.store(outs.at(1));
+  }
+};
+
 } // namespace
+
+TEST(PopxlLayout, AnInlinedGraphsInputsTakeNoTileMemoryOfTheirOwn) {
+  EXPECT_EQ(tileMemoryBytes(TwoWays(true).p.ir), tileMemoryBytes(TwoWays(false).p.ir));
+}
+
+TEST(PopxlLayout, AnInlinedGraphsInputPassesItsConsumersLayoutToTheCallersTensor) {
+  TwoWays model(true);
+  Session session(model.p.ir, "cpu");
+  EXPECT_EQ(session.tileMapping(model.wt), poplinLayout(true, {kM, kK}, {kK, kN}));
+  const auto outs = session.run({{model.p.xStream, bytes(model.p.x)}});
+  std::vector<float> relu(model.p.x.size());
+  for (std::size_t i = 0; i < relu.size(); ++i)
+    relu[i] = std::max(model.p.x[i], 0.0f) * 2.0f;
+  expectNear(floats(outs.at(model.relu)), relu);
+  expectNear(floats(outs.at(model.product)), product(model.p.x, model.w, kM, kK, kN));
+}
 
 TEST(PopxlLayout, MatMulVariableOperandTakesCreateMatMulInputRHSLayout) {
   Program p;

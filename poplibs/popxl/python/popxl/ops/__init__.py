@@ -8,6 +8,7 @@ from .. import context
 from ..tensor import Tensor, constant
 from . import var_updates  # noqa: F401 (popxl.ops.var_updates)
 from .call import call, call_with_info, CallSiteInfo, repeat, repeat_with_info  # noqa: F401
+from .conditional import conditional  # noqa: F401
 from .nn import (conv, PadType, max_pool, average_pool, group_norm, layer_norm,  # noqa: F401
                  batch_norm_inference)
 from .var_updates import scaled_add_  # noqa: F401 (also popxl.ops.scaled_add_)
