@@ -183,26 +183,68 @@ POPOPS_SHARED void storeResults(OutType *dst, const A *acc, unsigned n, unsigned
 
 /// The whole blocks of outputs of a region `width` wide, in float lanes (ReduceLanes.hpp), stored
 /// straight from the lanes unless scaled or updated; returns the outputs done. A function of its
-/// own so that the loop over regions keeps few registers.
-template <class ReduceOp, class PartialsType, class OutType>
+/// own so that the loop over regions keeps few registers, and one per lanes::Rows case so that no
+/// case's loop spills another's registers.
+template <class ReduceOp, class PartialsType, class OutType, lanes::Rows rows, bool direct>
 POPOPS_SHARED unsigned foldLaneBlocks(OutType *dst, const Span<const PartialsType> *partials,
                                       unsigned first, unsigned end, unsigned width, unsigned flags,
                                       float k) {
   constexpr unsigned block = blockOf<ReduceOp>();
-  lanes::foldBlocks<ReduceOp, PartialsType>(
-      partials, first, end, width, width / block, [&](unsigned at, const float2 *a) {
-        if (flags == 0) {
-          lanes::storeBlock(dst + at, a);
-          return;
-        }
-        Compute<PartialsType> acc[block];
-        for (unsigned i = 0; i < block / 2; ++i) {
-          acc[2 * i] = a[i].x;
-          acc[2 * i + 1] = a[i].y;
-        }
-        storeResults<ReduceOp>(dst + at, acc, block, flags, k);
-      });
-  return width / block * block;
+  auto store = [&](unsigned at, const float2 *a) {
+    if constexpr (direct) {
+      lanes::storeAlignedBlock(dst + at, a);
+    } else {
+      if (flags == 0) {
+        lanes::storeBlock(dst + at, a);
+        return;
+      }
+      Compute<PartialsType> acc[block];
+      for (unsigned i = 0; i < block / 2; ++i) {
+        acc[2 * i] = a[i].x;
+        acc[2 * i + 1] = a[i].y;
+      }
+      storeResults<ReduceOp>(dst + at, acc, block, flags, k);
+    }
+  };
+  const unsigned blocks = width / block;
+  if constexpr (rows == lanes::Rows::General)
+    lanes::foldBlocks<ReduceOp, PartialsType>(partials, first, end, width, blocks, store);
+  else
+    lanes::foldSingleRowBlocks<ReduceOp, PartialsType, rows == lanes::Rows::SingleAligned>(
+        partials, first, end, blocks, store);
+  return blocks * block;
+}
+
+/// foldLaneBlocks for the lanes::Rows of the partial regions of a region of a block or more. A
+/// function of its own so that reduceRegions keeps the registers (and the cycles) it had before
+/// the cases.
+template <class ReduceOp, class PartialsType, class OutType>
+POPOPS_SHARED unsigned foldLanes(OutType *dst, const Span<const PartialsType> *partials,
+                                 unsigned first, unsigned end, unsigned width, unsigned flags,
+                                 float k) {
+  using lanes::Rows;
+  // Blocks start every 8 outputs: all are aligned when the first is. Deciding that once lets
+  // each block store straight from the accumulators' registers, in a function whose loop needs
+  // few registers, so saves few.
+  const bool direct = flags == 0 && lanes::pairAligned(dst);
+  switch (lanes::rowsOf<PartialsType>(partials, first, end, width)) {
+  case Rows::SingleAligned:
+    return direct ? foldLaneBlocks<ReduceOp, PartialsType, OutType, Rows::SingleAligned, true>(
+                        dst, partials, first, end, width, flags, k)
+                  : foldLaneBlocks<ReduceOp, PartialsType, OutType, Rows::SingleAligned, false>(
+                        dst, partials, first, end, width, flags, k);
+  case Rows::Single:
+    return direct ? foldLaneBlocks<ReduceOp, PartialsType, OutType, Rows::Single, true>(
+                        dst, partials, first, end, width, flags, k)
+                  : foldLaneBlocks<ReduceOp, PartialsType, OutType, Rows::Single, false>(
+                        dst, partials, first, end, width, flags, k);
+  case Rows::General:
+    break;
+  }
+  return direct ? foldLaneBlocks<ReduceOp, PartialsType, OutType, Rows::General, true>(
+                      dst, partials, first, end, width, flags, k)
+                : foldLaneBlocks<ReduceOp, PartialsType, OutType, Rows::General, false>(
+                      dst, partials, first, end, width, flags, k);
 }
 
 /// Output region r (out[r], w elements) folds numPartials[r] consecutive regions of `partials`;
@@ -230,7 +272,8 @@ reduceRegions(const Span<OutType> *out, unsigned numOut, const unsigned short *n
     } else {
       unsigned c = 0;
       if constexpr (lanes::inLanes<ReduceOp, PartialsType>())
-        c = foldLaneBlocks<ReduceOp, PartialsType>(dst, partials, first, end, width, flags, k);
+        if (width >= block)
+          c = foldLanes<ReduceOp, PartialsType>(dst, partials, first, end, width, flags, k);
       while (c < width) {
         const unsigned n = width - c < block ? 1 : block;
         if (n == block)

@@ -59,12 +59,21 @@ POPOPS_LANES_INLINE Compute<P> foldRun(Compute<P> acc, const P *src, unsigned n)
   return ReduceOp::combine(acc, ReduceOp::combine(a0.y, a1.y));
 }
 
-/// Writes the 8 outputs of a block, two a step: float2 stores (st64) where dst is aligned,
+/// Writes the 8 outputs of a block to a pair-aligned dst, two a step: float2 stores (st64),
 /// half2 conversions (f32v2tof16v2, rounding to nearest even as a scalar store does) for half.
+POPOPS_LANES_INLINE void storeAlignedBlock(float *dst, const float2 *a) {
+  for (unsigned i = 0; i < 4; ++i)
+    reinterpret_cast<float2 *>(dst)[i] = a[i];
+}
+POPOPS_LANES_INLINE void storeAlignedBlock(half *dst, const float2 *a) {
+  for (unsigned i = 0; i < 4; ++i)
+    reinterpret_cast<half2 *>(dst)[i] = __builtin_convertvector(a[i], half2);
+}
+
+/// Writes the 8 outputs of a block, two a step: storeAlignedBlock where dst is aligned.
 POPOPS_LANES_INLINE void storeBlock(float *dst, const float2 *a) {
   if (pairAligned(dst)) {
-    for (unsigned i = 0; i < 4; ++i)
-      reinterpret_cast<float2 *>(dst)[i] = a[i];
+    storeAlignedBlock(dst, a);
     return;
   }
   for (unsigned i = 0; i < 4; ++i) {
@@ -74,8 +83,7 @@ POPOPS_LANES_INLINE void storeBlock(float *dst, const float2 *a) {
 }
 POPOPS_LANES_INLINE void storeBlock(half *dst, const float2 *a) {
   if (pairAligned(dst)) {
-    for (unsigned i = 0; i < 4; ++i)
-      reinterpret_cast<half2 *>(dst)[i] = __builtin_convertvector(a[i], half2);
+    storeAlignedBlock(dst, a);
     return;
   }
   for (unsigned i = 0; i < 4; ++i) {
@@ -111,6 +119,51 @@ POPOPS_LANES_INLINE void foldBlocks(const Span *partials, unsigned first, unsign
           for (unsigned i = 0; i < 4; ++i)
             a[i] = ReduceOp::updateLanes(a[i], float2{A(row[2 * i]), A(row[2 * i + 1])});
       }
+    }
+    store(c, a);
+  }
+}
+
+/// How the partial regions of an output region lie: each one row of the region, and then
+/// whether every row is pair-aligned; or not all single rows.
+enum class Rows { Single, SingleAligned, General };
+
+/// The Rows of partial regions [first, end) of a region `width` wide: single rows are the partial
+/// results of an output region gathered from many tiles or workers, or a multi-row piece cut by
+/// outputs between workers (ReduceWork.cpp).
+template <class P, class Span>
+POPOPS_LANES_INLINE Rows rowsOf(const Span *partials, unsigned first, unsigned end,
+                                unsigned width) {
+  // Or-ed differences, not flags and branches: a few instructions a region.
+  unsigned sizes = 0, addresses = 0;
+  for (unsigned p = first; p < end; ++p) {
+    sizes |= partials[p].size ^ width;
+    addresses |= reinterpret_cast<unsigned>(partials[p].data);
+  }
+  if (sizes != 0)
+    return Rows::General;
+  return (addresses & (pairBytes<P>() - 1)) == 0 ? Rows::SingleAligned : Rows::Single;
+}
+
+/// foldBlocks when every partial region is one row (rowsOf): a block reads each with one pointer
+/// load, its pairs with one load each when every row is aligned, else element by element.
+/// foldBlocks' set-up per region and block (the row bounds and alignment) costs about three
+/// times the row's own loads and adds.
+template <class ReduceOp, class P, bool aligned, class Span, class Store>
+POPOPS_LANES_INLINE void foldSingleRowBlocks(const Span *partials, unsigned first, unsigned end,
+                                             unsigned blocks, Store store) {
+  using A = Compute<P>;
+  const A id = ReduceOp::template init<A>();
+  for (unsigned b = 0, c = 0; b < blocks; ++b, c += 8) {
+    float2 a[4];
+    for (unsigned i = 0; i < 4; ++i)
+      a[i] = float2{id, id};
+    const Span *s = partials + first;
+    for (unsigned n = end - first; n != 0; --n, ++s) {
+      const P *row = s->data + c;
+      for (unsigned i = 0; i < 4; ++i)
+        a[i] = ReduceOp::updateLanes(a[i], aligned ? pairAt(row + 2 * i)
+                                                   : float2{A(row[2 * i]), A(row[2 * i + 1])});
     }
     store(c, a);
   }

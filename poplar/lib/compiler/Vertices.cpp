@@ -6,6 +6,7 @@
 
 #include "compiler/ExchangePlan.hpp"
 #include "compiler/Layout.hpp"
+#include "compiler/VertexCodeCharge.hpp"
 #include "core/Errors.hpp"
 #include "graph/TensorImpl.hpp"
 
@@ -116,30 +117,6 @@ const FieldConnection *findConnection(const VertexDesc &v, const std::string &fi
 
 } // namespace
 
-/// The code bytes a tile holds for the vertex types `types` (all from `file`): the entry function
-/// of each, as Poplar loads only the vertices a tile runs, plus the object's functions that are
-/// no vertex's entry (helpers those entries may call), counted once. A library object such as
-/// popops.gp holds hundreds of vertices; charging all of them to every tile would fill it.
-std::uint64_t codeBytesForTypes(const gp::GpFile &file, const std::set<std::uint32_t> &entries) {
-  std::map<std::uint32_t, std::uint32_t> entrySize; // pc -> instructions
-  for (const auto &v : file.vertices)
-    entrySize[v.entry] = 0;
-  for (const auto &sym : file.symbols)
-    if (sym.section == gp::Section::Code && entrySize.count(sym.offset))
-      entrySize[sym.offset] = sym.size;
-  std::uint64_t entryInstructions = 0, usedInstructions = 0;
-  for (const auto &[pc, size] : entrySize) {
-    if (size == 0)
-      return file.code.size(); // no size known: charge the whole object
-    entryInstructions += size;
-    if (entries.count(pc))
-      usedInstructions += size;
-  }
-  std::uint64_t helpers =
-      file.numInstructions() - std::min<std::uint64_t>(entryInstructions, file.numInstructions());
-  return (usedInstructions + helpers) * gp::InstructionBytes;
-}
-
 void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator &alloc) {
   std::set<unsigned> usedObjects;
   std::set<unsigned> tilesWithVertices;
@@ -173,6 +150,7 @@ void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator
     out.vertexTypes.push_back(
         {name, info.codeletObject, vertex.entry, info.kind == VertexKind::MultiVertex});
   }
+  std::map<std::pair<unsigned, std::set<std::uint32_t>>, std::uint64_t> codeBytes;
   for (unsigned tile : tilesWithVertices) {
     // Offset 0 on every such tile: this is each tile's first allocation.
     alloc.allocate(tile, offset, 8, MemoryCategory::constants);
@@ -187,9 +165,13 @@ void placeCodeletData(const GraphState &graph, CompiledGraph &out, TileAllocator
                       reinterpret_cast<const std::uint8_t *>(&value), 4);
         }
     }
-    for (const auto &[o, entries] : tileEntries[tile])
-      alloc.account(tile, codeBytesForTypes(*graph.codeletObjects[o], entries),
-                    MemoryCategory::vertexCode);
+    for (const auto &[o, entries] : tileEntries[tile]) {
+      // Many tiles run the same vertex types: walk each object's call graph once per set.
+      auto [it, isNew] = codeBytes.try_emplace({o, entries}, 0);
+      if (isNew)
+        it->second = codeBytesForEntries(*graph.codeletObjects[o], entries);
+      alloc.account(tile, it->second, MemoryCategory::vertexCode);
+    }
   }
 }
 

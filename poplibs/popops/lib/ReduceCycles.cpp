@@ -84,6 +84,53 @@ std::uint64_t reduceCycles(const ReduceVertexCost &v,
   return cycles;
 }
 
+namespace {
+
+/// The ReduceOps with `lanes` (codelets/popops/Reduce.cpp) on float or half partials.
+bool foldsInLanes(const ReduceVertexCost &v) {
+  bool floating = v.partialsType == FLOAT || v.partialsType == HALF;
+  return floating && (v.op == Operation::ADD || v.op == Operation::SQUARE_ADD ||
+                      v.op == Operation::MAX || v.op == Operation::MIN);
+}
+
+// The lane block loop's costs, thread cycles, fitted to the vertex (float ADD, aligned rows): the
+// vertex with its region and the loop's call; a block of 8 outputs, its set-up per partial region
+// unless all are single rows, and its cost per row; a column past the last whole block and its
+// cost per row.
+constexpr std::uint64_t kVertexCycles = 177, kBlockCycles = 42, kBlockPieceCycles = 18,
+                        kBlockRowCycles = 13, kColumnCycles = 67, kColumnRowCycles = 6;
+
+/// Whether the region goes through the lane block loop: narrower ones, and one output's runs,
+/// keep PopLibs' estimate, whose plans (an intermediate stage for a few outputs of many rows, the
+/// scalar sum's spread) measured as fast or faster.
+bool inBlockLoop(const ReduceVertexCost &v, std::size_t width) {
+  return foldsInLanes(v) && width >= 8;
+}
+
+} // namespace
+
+std::uint64_t regionCycles(const ReduceVertexCost &v, const ReduceRegionCost &r) {
+  if (!inBlockLoop(v, r.outSize))
+    return reduceRegionCycles(v, r);
+  std::uint64_t rows = 0;
+  bool single = true;
+  for (auto p : r.partialSizes) {
+    rows += p / r.outSize;
+    single = single && p == r.outSize;
+  }
+  const std::uint64_t blocks = r.outSize / 8, columns = r.outSize % 8;
+  const std::uint64_t perBlock =
+      kBlockCycles + (single ? 0 : r.partialSizes.size() * kBlockPieceCycles);
+  return blocks * (perBlock + rows * kBlockRowCycles) +
+         columns * (kColumnCycles + rows * kColumnRowCycles);
+}
+
+std::uint64_t regionFoldCycles(const ReduceVertexCost &v, std::size_t width, std::size_t rows) {
+  if (!inBlockLoop(v, width))
+    return reduceCycles(v, {{width, {width * rows}}});
+  return kVertexCycles + regionCycles(v, {width, {width * rows}});
+}
+
 std::uint64_t continuousReduceCycles(const ReduceVertexCost &v, std::size_t numOutputs,
                                      std::size_t numPartials) {
   const std::uint64_t perLoad =

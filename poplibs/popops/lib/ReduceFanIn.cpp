@@ -15,7 +15,7 @@ namespace popops::internal {
 namespace {
 
 /// The cost model of one stage's fold of `rows` rows of `width` outputs on one tile, in tile
-/// cycles: the rows' exchange to the tile, then the Reduce vertex (PopLibs' estimate, in worker
+/// cycles: the rows' exchange to the tile, then the Reduce vertex (regionFoldCycles, in worker
 /// cycles: a tile cycle per worker context each, docs/cycle-model.md) on each worker sharing them.
 class FoldModel {
 public:
@@ -31,7 +31,7 @@ public:
   std::uint64_t cycles(std::uint64_t rows) const {
     const std::uint64_t perWorker = (rows + parts(rows) - 1) / parts(rows);
     ReduceVertexCost v{t_.target, t_.op, t_.partialsType, t_.outType, false, false};
-    const std::uint64_t fold = reduceCycles(v, {{width_, {perWorker * width_}}});
+    const std::uint64_t fold = regionFoldCycles(v, width_, perWorker);
     const std::uint64_t perCycle = std::max(1u, t_.target.getExchangeBytesPerCycle());
     return (rows * width_ * bytes_ + perCycle - 1) / perCycle + workers_ * fold;
   }

@@ -71,7 +71,7 @@ std::uint64_t groupCost(const Group &g, const StageTypes &t) {
   ReduceRegionCost r{g.width, {}};
   for (const auto &p : g.pieces)
     r.partialSizes.push_back(p.len);
-  return reduceRegionCycles(v, r);
+  return regionCycles(v, r);
 }
 
 Group makeGroup(std::size_t outBegin, std::size_t width, std::vector<Piece> pieces,

@@ -785,10 +785,13 @@ std::uint64_t reductionCycles(unsigned tiles, const std::vector<std::size_t> &sh
 //
 // Per element: the float lane loops cost about 1.5 worker cycles (8 outputs at a time, or
 // contiguous partials), so with six workers about 1.5 tile cycles per element a tile holds; the
-// bound allows 10, for region overheads and the later stages. Fixed: up to four compute sets
-// (a sync of 90 each, vertex launches, the exchange of the partial results).
+// bound allows 4, for region overheads and the later stages. Fixed: up to four compute sets
+// (a sync of 90 each, vertex launches, the exchange of the partial results). The reductions over
+// the outer dimension (a bias gradient's shape) took 15,992 and 17,238 cycles when their tiles
+// folded one-row pieces with a set-up each and the intermediate stage was taken at a loss: over
+// this bound.
 TEST(Reduce, CyclesFollowThePerTileWork) {
-  constexpr std::uint64_t kCyclesPerElement = 10, kFixedCycles = 6000;
+  constexpr std::uint64_t kCyclesPerElement = 4, kFixedCycles = 2300;
   const std::vector<std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> cases = {
       {{96, 256}, {0}},
       {{96, 256}, {1}},
