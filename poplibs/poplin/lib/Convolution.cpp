@@ -20,6 +20,7 @@
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 
+#include <cstdint>
 #include <ostream>
 
 namespace poplin {
