@@ -2,6 +2,8 @@
 // takes the layout of the first op that prefers one for it (a matmul operand's is poplin's
 // createMatMulInputLHS/RHS), through views and calls; an inlined graph's inputs take no tile
 // memory of their own; results stay right.
+#include "TestEnvironment.hpp"
+
 #include <popxl/Ir.hpp>
 #include <popxl/Session.hpp>
 
@@ -16,7 +18,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 using namespace popxl;
 
@@ -111,19 +112,17 @@ struct Program {
 /// Bytes of tile memory the Session's program takes, summed over the tiles (from the profile
 /// its Engine writes).
 std::uint64_t tileMemoryBytes(const Ir &ir) {
-  char dirTemplate[] = "/tmp/popxl-layout-XXXXXX";
-  if (!mkdtemp(dirTemplate))
-    throw std::runtime_error("mkdtemp failed");
-  const std::string dir = dirTemplate;
-  const std::string options =
-      R"({"autoReport.outputGraphProfile": "true", "autoReport.directory": ")" + dir + "\"}";
-  setenv("POPLAR_ENGINE_OPTIONS", options.c_str(), 1);
-  { Session session(ir, "cpu"); }
-  unsetenv("POPLAR_ENGINE_OPTIONS");
+  popsdk::test::ScopedTempDir dir("popxl-layout");
+  {
+    popsdk::test::ScopedEnvVar options(
+        "POPLAR_ENGINE_OPTIONS",
+        R"({"autoReport.outputGraphProfile": "true", "autoReport.directory": ")" + dir.path() +
+            "\"}");
+    Session session(ir, "cpu");
+  }
   std::uint64_t bytes = 0;
-  for (const pva::Tile &tile : pva::openReport(dir + "/profile.pop").compilation().tiles())
+  for (const pva::Tile &tile : pva::openReport(dir.path() + "/profile.pop").compilation().tiles())
     bytes += tile.memory().total().excludingGaps();
-  std::filesystem::remove_all(dir);
   return bytes;
 }
 
