@@ -86,8 +86,8 @@ inline bool keepsConvention(const NativeCode &native, const DecodedCode &code) {
 
 // As launchNative, for a state that a run of `native` has just left after a launch with the
 // same worker, stack and globals, and keepsConvention: only the convention's r1 and r2 are set
-// again, and the frame's budget and cycles. The executor's tile loop runs consecutive vertices
-// of a type on a tile so.
+// again, and the frame's budget and cycles. The executor's tile loop relaunches consecutive
+// vertices of a type so, on a tile and across tiles whose stack is at the same place.
 inline void relaunchNative(const NativeCode &native, const Launch &launch, WorkerState &state,
                            NativeFrame &frame) {
   state.regs[isa::kRegArg0] = launch.vertexState;
