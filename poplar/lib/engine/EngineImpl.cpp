@@ -42,6 +42,7 @@ void EngineImpl::load(const TargetDesc &t, bool attached) {
                         " tiles) does not match the target the graph was compiled for (",
                         cg->target.arch, ", ", cg->target.numTiles(), " tiles): ", mismatch);
   device.tiles = cg->tileImages;
+  ++device.loads;
   device.clock = 0;
   loaded = true;
 }

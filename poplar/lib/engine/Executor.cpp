@@ -249,12 +249,16 @@ std::uint64_t Executor::run(unsigned index, std::ostream &printStream) {
   std::uint64_t start = device_.clock;
   if (profile_.tileCycles.size() != cg_.target.numTiles())
     profile_.tileCycles.assign(cg_.target.numTiles(), TileCycles());
-  // Tile memories may be replaced between runs (a load), never during one.
-  tileBase_.resize(device_.tiles.size());
-  tileViews_.resize(device_.tiles.size());
-  for (std::size_t t = 0; t < device_.tiles.size(); ++t) {
-    tileBase_[t] = device_.tiles[t].data();
-    tileViews_[t] = viewOf(device_.tiles[t]);
+  // Tile memories are replaced by a load, never during a run: their views are made once a
+  // load, not once a run (a pass over every tile of the target, whichever tiles run).
+  if (viewsOfLoad_ != device_.loads) {
+    tileBase_.resize(device_.tiles.size());
+    tileViews_.resize(device_.tiles.size());
+    for (std::size_t t = 0; t < device_.tiles.size(); ++t) {
+      tileBase_[t] = device_.tiles[t].data();
+      tileViews_[t] = viewOf(device_.tiles[t]);
+    }
+    viewsOfLoad_ = device_.loads;
   }
   // However the run ends, the tiles' common cycles reach the profile once.
   struct Fold {

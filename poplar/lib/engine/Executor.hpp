@@ -22,6 +22,7 @@ struct DeviceState {
   std::vector<std::vector<std::uint8_t>> tiles; // memory image of each tile
   std::vector<StreamConnection> streams;        // one per CompiledGraph::streams entry
   std::uint64_t clock = 0;                      // simulated cycles since load
+  std::uint64_t loads = 0; // counts the loads that replaced `tiles`: views of them are stale
 };
 
 /// One per engine, for its lifetime: it keeps the step plans and the worker pool between runs.
@@ -80,8 +81,9 @@ private:
   // Plans, made on each step's first execution.
   std::vector<std::optional<ComputePlan>> computePlans_;
   std::vector<std::optional<CopyPlan>> exchangePlans_, streamPlans_;
-  std::vector<std::uint8_t *> tileBase_; // each tile's memory, for this run
+  std::vector<std::uint8_t *> tileBase_; // each tile's memory, as of load number viewsOfLoad_
   std::vector<TileView> tileViews_;      // the same for vertex code, with its access bounds
+  std::uint64_t viewsOfLoad_ = ~std::uint64_t(0);
   // Buffers reused by every step: staged exchanges, stream copies.
   std::vector<std::uint8_t> staging_, hostBytes_;
   std::vector<std::uint64_t> loopCounters_;
