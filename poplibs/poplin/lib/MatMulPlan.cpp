@@ -40,6 +40,21 @@ std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) 
   return (bytes + rate - 1) / rate;
 }
 
+/// The operand block the tile pairs of a shared exchange bus can read once: the larger of the
+/// blocks whose pairs would differ in a dimension split an even number of ways (with an odd
+/// count, some pairs straddle two blocks and the slowest pair gains nothing).
+SharedOperand sharedOperandOf(const poplar::Target &target, const MatMulProblem &p,
+                              const MatMulSplit &split) {
+  if (!target.supportsExchangeBusSharing() || target.getTilesPerSharedExchangeBus() != 2)
+    return SharedOperand::None;
+  const std::uint64_t a = std::uint64_t(Plan::ceilDiv(p.m, split.m)) * Plan::ceilDiv(p.k, split.k);
+  const std::uint64_t b = std::uint64_t(Plan::ceilDiv(p.n, split.n)) * Plan::ceilDiv(p.k, split.k);
+  const bool pairsOverN = split.n % 2 == 0, pairsOverM = split.m % 2 == 0;
+  if (pairsOverN && (!pairsOverM || a >= b))
+    return SharedOperand::A;
+  return pairsOverM ? SharedOperand::B : SharedOperand::None;
+}
+
 } // namespace
 
 const char *methodName(MatMulMethod method) { return method == MatMulMethod::Amp ? "AMP" : "MAC"; }
@@ -90,11 +105,17 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
   auto copyCycles = [](std::uint64_t bytes) {
     return (bytes + kOnTileCopyBytesPerCycle - 1) / kOnTileCopyBytesPerCycle;
   };
-  const std::uint64_t holdsBoth =
-      exchangeCycles(target, operandBytes) + copyCycles((gapA ? aBytes : 0) + (gapB0 ? bBytes : 0));
-  const std::uint64_t holdsOne = exchangeCycles(target, std::max(aBytes, bBytes)) +
+  // A pair of tiles on one exchange bus moves the union of its traffic at twice a tile's rate:
+  // where the pair reads one shared block (split.shared), the busiest pair sends or receives
+  // that block once and each tile's own block of the other operand, half a block each.
+  const std::uint64_t pairA = split.shared == SharedOperand::A ? (aBytes + 1) / 2 : aBytes;
+  const std::uint64_t pairB = split.shared == SharedOperand::B ? (bBytes + 1) / 2 : bBytes;
+  const std::uint64_t holdsBoth = exchangeCycles(target, pairA + pairB) +
+                                  copyCycles((gapA ? aBytes : 0) + (gapB0 ? bBytes : 0));
+  const std::uint64_t holdsOne = exchangeCycles(target, std::max(pairA, pairB)) +
                                  copyCycles(std::max(gapA ? aBytes : 0, gapB ? bBytes : 0));
-  c.exchange = std::max({exchangeCycles(target, operandBytes), holdsBoth, holdsOne}) + kPhaseCycles;
+  c.exchange =
+      std::max({exchangeCycles(target, pairA + pairB), holdsBoth, holdsOne}) + kPhaseCycles;
   const poplar::Type written = vertexOutputType(p, partialsType, split, method);
   // The slowest tile sets the step, and it is not always one with the largest parts: a part
   // with fewer output channels or positions can split worse over the workers (45 output
@@ -140,7 +161,8 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
     for (unsigned sm : splitCounts(problem.m, tiles / sg))
       for (unsigned sn : splitCounts(problem.n, tiles / (sg * sm)))
         for (unsigned sk : splitCounts(problem.k, tiles / (sg * sm * sn))) {
-          const MatMulSplit split{sg, sm, sn, sk};
+          MatMulSplit split{sg, sm, sn, sk};
+          split.shared = sharedOperandOf(target, problem, split);
           // Both methods share the split's exchange, reduction and memory; the cheaper
           // partials decide (AMP on ties: it is the faster unit as blocks grow).
           MatMulMethod method = only.value_or(MatMulMethod::Amp);
@@ -186,6 +208,9 @@ void printPlan(std::ostream &os, const MatMulPlan &plan, unsigned tiles) {
   os << "  Split: groups " << plan.split.groups << ", batch (M) " << plan.split.m
      << ", output channels (N) " << plan.split.n << ", input channels (K) " << plan.split.k << "\n";
   os << "  Tiles: " << plan.split.tiles() << " of " << tiles << "\n";
+  if (plan.split.shared != SharedOperand::None)
+    os << "  Tile pairs on one exchange bus share their "
+       << (plan.split.shared == SharedOperand::A ? "A (LHS)" : "B (RHS)") << " block\n";
   os << "  Per tile: groups " << plan.groupsPerPart() << ", [" << plan.mPerPart() << " x "
      << plan.kPerPart() << "] x [" << plan.kPerPart() << " x " << plan.nPerPart() << "]\n";
   const auto &c = plan.cost;
