@@ -96,19 +96,58 @@ std::pair<std::uint64_t, std::uint64_t> sourceRange(const CopyRun &r) {
   return {base + r.srcOffset, base + r.srcOffset + r.bytes};
 }
 
+/// A source byte range received by the tile `member` of a supertile.
+struct Received {
+  std::pair<std::uint64_t, std::uint64_t> range;
+  unsigned member;
+};
+
+/// Bytes a supertile takes in: a byte several of its tiles receive arrives once (they listen
+/// to the same bus), but a byte one tile receives twice (into two places) arrives twice.
+std::uint64_t receivedBytes(const std::vector<Received> &received, unsigned superTile) {
+  struct Edge {
+    std::uint64_t at;
+    unsigned member;
+    int step;
+    bool operator<(const Edge &o) const { return at < o.at; }
+  };
+  std::vector<Edge> edges;
+  edges.reserve(received.size() * 2);
+  for (const auto &r : received) {
+    edges.push_back({r.range.first, r.member, +1});
+    edges.push_back({r.range.second, r.member, -1});
+  }
+  std::sort(edges.begin(), edges.end());
+  // Sweep the source bytes: each span costs the most times any one member receives it.
+  std::vector<int> times(superTile, 0);
+  std::uint64_t bytes = 0, at = 0;
+  for (const auto &e : edges) {
+    bytes += (e.at - at) * std::uint64_t(*std::max_element(times.begin(), times.end()));
+    at = e.at;
+    times[e.member] += e.step;
+  }
+  return bytes;
+}
+
 } // namespace
 
 ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun> &runs) {
   // The tiles of a supertile share their exchange buses: a tile may use all of them when its
   // partners are idle or receive the same data. So a supertile sends the union of its tiles'
-  // sends and takes in the union of what they receive, each at the whole supertile's bandwidth:
-  // exclusive data on both tiles of a pair gains nothing, data both receive arrives once, and a
-  // tile whose partner is idle moves twice as fast. Each byte is sent once however many tiles
-  // receive it (the exchange broadcasts). Ranges are source bytes, so equal data compares equal.
+  // sends and takes in what they receive with the bytes they all receive counted once, each at
+  // the whole supertile's bandwidth: exclusive data on both tiles of a pair gains nothing, data
+  // both receive arrives once, and a tile whose partner is idle moves twice as fast. Each byte
+  // is sent once however many tiles receive it (the exchange broadcasts). Ranges are source
+  // bytes, so equal data compares equal. A supertile's tiles are on one IPU.
   const unsigned superTile =
       target.superTileSendReceive ? std::max(1u, target.tilesPerSuperTile) : 1;
+  const std::uint32_t superTilesPerIPU = (target.tilesPerIPU + superTile - 1) / superTile;
+  auto superTileOf = [&](std::uint32_t tile) {
+    return tile / target.tilesPerIPU * superTilesPerIPU + tile % target.tilesPerIPU / superTile;
+  };
   struct Traffic {
-    ByteRanges sent, received;
+    ByteRanges sent;
+    std::vector<Received> received;
   };
   std::unordered_map<std::uint32_t, Traffic> perSuperTile;
   std::unordered_map<std::uint32_t, std::uint64_t> localBytes;
@@ -118,8 +157,9 @@ ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun>
     if (r.srcTile == r.dstTile) {
       localBytes[r.srcTile] += r.bytes;
     } else {
-      perSuperTile[r.srcTile / superTile].sent.push_back(sourceRange(r));
-      perSuperTile[r.dstTile / superTile].received.push_back(sourceRange(r));
+      perSuperTile[superTileOf(r.srcTile)].sent.push_back(sourceRange(r));
+      perSuperTile[superTileOf(r.dstTile)].received.push_back(
+          {sourceRange(r), r.dstTile % target.tilesPerIPU % superTile});
     }
     cost.firstTile = std::min({cost.firstTile, r.srcTile, r.dstTile});
     cost.lastTile = std::max({cost.lastTile, r.srcTile, r.dstTile});
@@ -130,13 +170,13 @@ ExchangeCost costOfExchange(const TargetDesc &target, const std::vector<CopyRun>
   std::unordered_map<std::uint32_t, std::uint64_t> busCycles;
   std::uint64_t busiest = 0;
   for (auto &[group, t] : perSuperTile) {
-    const std::uint64_t x = std::max(unionBytes(t.sent), unionBytes(t.received));
+    const std::uint64_t x = std::max(unionBytes(t.sent), receivedBytes(t.received, superTile));
     busCycles[group] = (x + bytesPerCycle - 1) / bytesPerCycle;
     busiest = std::max(busiest, busCycles[group]);
   }
   // A copy on a tile moves a 64-bit word a cycle after the tile's exchange.
   for (const auto &[tile, bytes] : localBytes) {
-    auto bus = busCycles.find(tile / superTile);
+    auto bus = busCycles.find(superTileOf(tile));
     busiest =
         std::max(busiest, (bus == busCycles.end() ? 0 : bus->second) +
                               (bytes + kOnTileCopyBytesPerCycle - 1) / kOnTileCopyBytesPerCycle);

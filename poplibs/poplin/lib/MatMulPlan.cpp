@@ -106,16 +106,20 @@ MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,
     return (bytes + kOnTileCopyBytesPerCycle - 1) / kOnTileCopyBytesPerCycle;
   };
   // A pair of tiles on one exchange bus moves the union of its traffic at twice a tile's rate:
-  // where the pair reads one shared block (split.shared), the busiest pair sends or receives
-  // that block once and each tile's own block of the other operand, half a block each.
+  // where the pair reads one shared block (split.shared), each pair sends or receives that
+  // block once and each tile's own block of the other operand, half a block each at a tile's
+  // rate. Then every pair moves about that much (a holder of one block sends it and receives
+  // its partner's, or receives the shared block from it), so each tile's time is the pair's
+  // exchange and then its own copies. Unpaired, a holder of one block moves only that.
   const std::uint64_t pairA = split.shared == SharedOperand::A ? (aBytes + 1) / 2 : aBytes;
   const std::uint64_t pairB = split.shared == SharedOperand::B ? (bBytes + 1) / 2 : bBytes;
+  const std::uint64_t oneHolderBytes =
+      split.shared == SharedOperand::None ? std::max(aBytes, bBytes) : pairA + pairB;
   const std::uint64_t holdsBoth = exchangeCycles(target, pairA + pairB) +
                                   copyCycles((gapA ? aBytes : 0) + (gapB0 ? bBytes : 0));
-  const std::uint64_t holdsOne = exchangeCycles(target, std::max(pairA, pairB)) +
+  const std::uint64_t holdsOne = exchangeCycles(target, oneHolderBytes) +
                                  copyCycles(std::max(gapA ? aBytes : 0, gapB ? bBytes : 0));
-  c.exchange =
-      std::max({exchangeCycles(target, pairA + pairB), holdsBoth, holdsOne}) + kPhaseCycles;
+  c.exchange = std::max(holdsBoth, holdsOne) + kPhaseCycles;
   const poplar::Type written = vertexOutputType(p, partialsType, split, method);
   // The slowest tile sets the step, and it is not always one with the largest parts: a part
   // with fewer output channels or positions can split worse over the workers (45 output
