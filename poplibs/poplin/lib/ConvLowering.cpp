@@ -67,22 +67,6 @@ Tensor transformField(Graph &graph, Tensor t, const ConvParams::InputTransform &
   return t;
 }
 
-/// The output field after truncation and stride (before padding).
-std::vector<std::size_t> stridedOutputShape(const ConvParams &p) {
-  std::vector<std::size_t> shape;
-  const auto &o = p.outputTransform;
-  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
-    shape.push_back(p.getOutputSize(d) - o.paddingLower[d] - o.paddingUpper[d]);
-  return shape;
-}
-
-std::vector<std::size_t> transformedKernelShape(const ConvParams &p) {
-  std::vector<std::size_t> shape;
-  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
-    shape.push_back(p.getTransformedKernelSize(d));
-  return shape;
-}
-
 /// [G][B][field...][C] from [B][G*C][field...] (or the reverse with `inverse`).
 std::vector<unsigned> groupsFirstChannelsLast(std::size_t fieldDims) {
   std::vector<unsigned> order = {1, 0}; // of [B][G][C][field...]
@@ -108,6 +92,21 @@ Tensor zeros(Graph &graph, const Type &type, const std::vector<std::size_t> &sha
   if (n == 0)
     return zero.slice(0, 0).reshape(shape);
   return zero.broadcast(unsigned(n), 0).reshape(shape);
+}
+
+std::vector<std::size_t> stridedOutputShape(const ConvParams &p) {
+  std::vector<std::size_t> shape;
+  const auto &o = p.outputTransform;
+  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
+    shape.push_back(p.getOutputSize(d) - o.paddingLower[d] - o.paddingUpper[d]);
+  return shape;
+}
+
+std::vector<std::size_t> transformedKernelShape(const ConvParams &p) {
+  std::vector<std::size_t> shape;
+  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
+    shape.push_back(p.getTransformedKernelSize(d));
+  return shape;
 }
 
 MatMulProblem matMulProblemOf(const ConvParams &p) {
@@ -150,6 +149,22 @@ Tensor inputAsMatrix(Graph &graph, const ConvParams &p, const Tensor &in) {
         k[d] = 0;
   }
   return concat(columns, 2);
+}
+
+Tensor inputFieldGrouped(Graph &graph, const ConvParams &p, const Tensor &in) {
+  const std::size_t dims = p.getNumFieldDims();
+  Tensor field = transformField(graph, in, p.inputTransform, 2);
+  const auto outShape = stridedOutputShape(p);
+  const auto kernel = transformedKernelShape(p);
+  for (unsigned d = 0; d < dims; ++d) {
+    const std::size_t begin = p.outputTransform.truncationLower[d];
+    field = field.slice(begin, begin + (outShape[d] - 1) * p.outputTransform.stride[d] + kernel[d],
+                        2 + d);
+  }
+  std::vector<std::size_t> grouped = {p.batchSize, p.numConvGroups, p.inputChannelsPerConvGroup};
+  for (unsigned d = 0; d < dims; ++d)
+    grouped.push_back(field.dim(2 + d));
+  return field.reshape(grouped).dimShuffle(groupsFirstChannelsLast(dims));
 }
 
 Tensor weightsAsMatrix(Graph &graph, const ConvParams &p, const Tensor &weights) {

@@ -15,6 +15,16 @@ namespace poplin::internal {
 /// group.
 MatMulProblem matMulProblemOf(const ConvParams &params);
 
+/// The output field after truncation and stride (before padding), and the kernel after its
+/// transform.
+std::vector<std::size_t> stridedOutputShape(const ConvParams &params);
+std::vector<std::size_t> transformedKernelShape(const ConvParams &params);
+
+/// [G][batch][span...][inChansPerGroup] view of `in` after the input transform, each field
+/// dimension cut to the span the strided output reads (from the output's truncation on); every
+/// output field dimension must be non-empty.
+poplar::Tensor inputFieldGrouped(poplar::Graph &graph, const ConvParams &params,
+                                 const poplar::Tensor &in);
 /// [G][M][K] view of `in` ([batch][inChans][field...]) after the input transform.
 poplar::Tensor inputAsMatrix(poplar::Graph &graph, const ConvParams &params,
                              const poplar::Tensor &in);

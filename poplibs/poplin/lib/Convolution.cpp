@@ -4,6 +4,7 @@
 #include <poplin/Convolution.hpp>
 
 #include "ConvLowering.hpp"
+#include "ConvNx1Lowering.hpp"
 #include "CycleEstimators.hpp"
 #include "MatMulLowering.hpp"
 #include "PlanningCache.hpp"
@@ -19,6 +20,7 @@
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 
+#include <cstdint>
 #include <ostream>
 
 namespace poplin {
@@ -145,10 +147,23 @@ void convolve(Graph &graph, const std::string &api, const Tensor &in, const Tens
   const Tensor w = effectiveWeights(api, p, weights, transposeAndFlip);
   const auto problem = internal::matMulProblemOf(p);
   const auto &plan = planOf(graph.getTarget(), api, problem, options, cache);
-  Tensor product =
-      internal::createOperand(graph, plan, MatMulOperand::Output, p.outputType, {di, "product"});
-  internal::addMatMul(graph, plan, internal::inputAsMatrix(graph, p, in),
-                      internal::weightsAsMatrix(graph, p, w), product, prog, {di});
+  // A kernel walked on the tile receives each input element about once where im2col sends it
+  // once per kernel position it meets.
+  const auto nx1 = internal::planConvNx1(graph.getTarget(), p, parseConvOptions(options, api),
+                                         plan.fitsMemory ? plan.cost.cycles() : UINT64_MAX);
+  Tensor product;
+  // Within the memory cap the fewer cycles win; if the matmul plan exceeds it, the lesser memory.
+  const bool useNx1 =
+      nx1 && (plan.fitsMemory ? nx1->fitsMemory
+                              : nx1->fitsMemory || nx1->cost.tempBytes < plan.cost.tempBytes);
+  if (useNx1) {
+    product = internal::addConvNx1(graph, *nx1, in, w, prog, {di});
+  } else {
+    product =
+        internal::createOperand(graph, plan, MatMulOperand::Output, p.outputType, {di, "product"});
+    internal::addMatMul(graph, plan, internal::inputAsMatrix(graph, p, in),
+                        internal::weightsAsMatrix(graph, p, w), product, prog, {di});
+  }
   Tensor computed = internal::padOutput(graph, p, internal::outputFromMatrix(p, product));
   if (out) {
     checkTensor(api, "output", *out, outputShape(p), p.outputType);

@@ -20,6 +20,14 @@ constexpr unsigned kPassCycles = 35, kRestPassCycles = 36;
 // ReduceAdd's worker entry and exit: its range, saving and restoring the registers its
 // accumulators take, and the tests between its loops (fitted to the interpreter).
 constexpr unsigned kReduceEntryCycles = 90;
+// ConvPartialnx1's loops as popc -S gives them (one thread cycle an instruction, 32 for a
+// coefficient load): the worker's entry and exit, a group's set-up, an output element zeroed
+// (a half store is a sub-word write: 2),
+// a kernel position's set-up, an output chunk's, a coefficient block's load and loop, and an
+// entry's pass (its triple's loads, its pointers and the pass's issue).
+constexpr unsigned kNx1WorkerCycles = 76, kNx1GroupCycles = 27, kNx1ZeroFloatCycles = 1,
+                   kNx1ZeroHalfCycles = 2, kNx1KernelCycles = 21, kNx1ChunkCycles = 22,
+                   kNx1LoadCycles = 53, kNx1EntryCycles = 12;
 
 unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
@@ -45,6 +53,25 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
                                fullPasses * (kPassCycles + positionCycles) +
                                restPasses * (kRestPassCycles + positionCycles);
   return kWorkers * worker;
+}
+
+std::uint64_t convPartialnx1Cycles(const VertexCost &c) {
+  // The codelet's loops, per conv group: the worker zeros its output positions, then per kernel
+  // position, output chunk and pass of 16 input channels loads the coefficients once and runs
+  // one AMP pass per worklist entry.
+  const bool f32 = c.dataType == poplar::FLOAT;
+  const unsigned units = f32 ? 8 : 16, perPosition = f32 ? 8 : 4;
+  const std::uint64_t chunks = ceilDiv(c.outChans, units);
+  const std::uint64_t blocks = chunks * ceilDiv(c.inChans, kPassInChans);
+  const std::uint64_t kernel = c.kernelPositions;
+  const unsigned zeroCycles =
+      c.partialsType == poplar::HALF ? kNx1ZeroHalfCycles : kNx1ZeroFloatCycles;
+  const std::uint64_t perGroup =
+      kNx1GroupCycles + zeroCycles * std::uint64_t(c.workerZeros) * c.outChans +
+      kernel * (kNx1KernelCycles + chunks * kNx1ChunkCycles + blocks * kNx1LoadCycles) +
+      blocks * (kNx1EntryCycles * std::uint64_t(c.workerEntries) +
+                perPosition * std::uint64_t(c.workerEntryPositions));
+  return kWorkers * (kNx1WorkerCycles + c.groups * perGroup);
 }
 
 std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {

@@ -12,13 +12,16 @@
 namespace poplin::internal {
 
 /// One vertex instance: its types, and its shape (a ConvPartial1x1Out's conv groups, positions
-/// and channels; a ReduceAdd's partial count and elements).
+/// and channels; a ReduceAdd's partial count and elements; a ConvPartialnx1's kernel positions
+/// and its busiest worker's worklist: the output positions it zeros, its entries over all kernel
+/// positions and the positions those entries cover).
 struct VertexCost {
   const poplar::Target &target;
   poplar::Type dataType;
   poplar::Type partialsType;
   unsigned groups = 1, positions = 0, inChans = 0, outChans = 0;
   unsigned numPartials = 0, numElems = 0;
+  unsigned kernelPositions = 1, workerZeros = 0, workerEntries = 0, workerEntryPositions = 0;
 };
 
 using CycleEstimator = std::uint64_t (*)(const VertexCost &);
