@@ -86,8 +86,7 @@ namespace detail {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TargetDesc, type, arch, numIPUs, tilesPerIPU, bytesPerTile,
                                    numWorkerContexts, exchangeBytesPerCycle, clockHz,
                                    tilesPerSuperTile, superTileSendReceive, minIPUSyncDelay,
-                                   relativeSyncDelayNone,
-                                   globalSyncCycles, hostBytesPerSecond)
+                                   relativeSyncDelayNone, globalSyncCycles, hostBytesPerSecond)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVariable, name, type, numElements, isConstant,
                                    placements)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorLocation, type, shape, runs)

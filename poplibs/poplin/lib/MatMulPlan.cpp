@@ -40,21 +40,6 @@ std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) 
   return (bytes + rate - 1) / rate;
 }
 
-/// The operand block the tile pairs of a shared exchange bus can read once: the larger of the
-/// blocks whose pairs would differ in a dimension split an even number of ways (with an odd
-/// count, some pairs straddle two blocks and the slowest pair gains nothing).
-SharedOperand sharedOperandOf(const poplar::Target &target, const MatMulProblem &p,
-                              const MatMulSplit &split) {
-  if (!target.supportsExchangeBusSharing() || target.getTilesPerSharedExchangeBus() != 2)
-    return SharedOperand::None;
-  const std::uint64_t a = std::uint64_t(Plan::ceilDiv(p.m, split.m)) * Plan::ceilDiv(p.k, split.k);
-  const std::uint64_t b = std::uint64_t(Plan::ceilDiv(p.n, split.n)) * Plan::ceilDiv(p.k, split.k);
-  const bool pairsOverN = split.n % 2 == 0, pairsOverM = split.m % 2 == 0;
-  if (pairsOverN && (!pairsOverM || a >= b))
-    return SharedOperand::A;
-  return pairsOverM ? SharedOperand::B : SharedOperand::None;
-}
-
 } // namespace
 
 const char *methodName(MatMulMethod method) { return method == MatMulMethod::Amp ? "AMP" : "MAC"; }
@@ -77,6 +62,20 @@ bool MatMulProblem::operator<(const MatMulProblem &o) const {
 
 poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &options) {
   return problem.inputType == poplar::FLOAT ? poplar::FLOAT : options.partialsType;
+}
+
+// The larger of the blocks whose pairs would differ in a dimension split an even number of
+// ways: with an odd count, some pairs straddle two blocks and the slowest pair gains nothing.
+SharedOperand sharedOperandOf(const poplar::Target &target, const MatMulProblem &p,
+                              const MatMulSplit &split) {
+  if (!target.supportsExchangeBusSharing() || target.getTilesPerSharedExchangeBus() != 2)
+    return SharedOperand::None;
+  const std::uint64_t a = std::uint64_t(Plan::ceilDiv(p.m, split.m)) * Plan::ceilDiv(p.k, split.k);
+  const std::uint64_t b = std::uint64_t(Plan::ceilDiv(p.n, split.n)) * Plan::ceilDiv(p.k, split.k);
+  const bool pairsOverN = split.n % 2 == 0, pairsOverM = split.m % 2 == 0;
+  if (pairsOverN && (!pairsOverM || a >= b))
+    return SharedOperand::A;
+  return pairsOverM ? SharedOperand::B : SharedOperand::None;
 }
 
 MatMulCost costOf(const poplar::Target &target, const MatMulProblem &p,

@@ -117,6 +117,11 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
                       const MatMulOptions &options,
                       std::optional<MatMulMethod> method = std::nullopt);
 
+/// The operand block the tile pairs of a shared exchange bus can read once for `split` (None
+/// when the target does not share its buses between two tiles).
+SharedOperand sharedOperandOf(const poplar::Target &target, const MatMulProblem &problem,
+                              const MatMulSplit &split);
+
 /// The cost of one split with one method (for the search, and for tests).
 MatMulCost costOf(const poplar::Target &target, const MatMulProblem &problem,
                   const poplar::Type &partialsType, const MatMulSplit &split,
