@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace popsdk::test {
 
@@ -33,20 +34,23 @@ ScopedTempDir::~ScopedTempDir() {
   fs::remove_all(path_, ec);
 }
 
-ScopedCacheDir::ScopedCacheDir() : dir_("codelet-cache") {
-  if (const char *old = std::getenv("POPLAR_CODELET_CACHE")) {
+ScopedEnvVar::ScopedEnvVar(std::string name, const std::string &value) : name_(std::move(name)) {
+  if (const char *old = std::getenv(name_.c_str())) {
     previous_ = old;
     hadPrevious_ = true;
   }
-  ::setenv("POPLAR_CODELET_CACHE", dir_.path().c_str(), 1);
+  ::setenv(name_.c_str(), value.c_str(), 1);
 }
 
-ScopedCacheDir::~ScopedCacheDir() {
+ScopedEnvVar::~ScopedEnvVar() {
   if (hadPrevious_)
-    ::setenv("POPLAR_CODELET_CACHE", previous_.c_str(), 1);
+    ::setenv(name_.c_str(), previous_.c_str(), 1);
   else
-    ::unsetenv("POPLAR_CODELET_CACHE");
+    ::unsetenv(name_.c_str());
 }
+
+ScopedCacheDir::ScopedCacheDir()
+    : dir_("codelet-cache"), variable_("POPLAR_CODELET_CACHE", dir_.path()) {}
 
 std::vector<fs::path> ScopedCacheDir::entries() const {
   std::vector<fs::path> gp;

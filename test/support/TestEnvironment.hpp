@@ -32,12 +32,25 @@ private:
   std::string path_;
 };
 
+/// Sets environment variable `name` to `value`, and restores its previous value (or its
+/// absence) at scope end, also when the scope ends by an exception.
+class ScopedEnvVar {
+public:
+  ScopedEnvVar(std::string name, const std::string &value);
+  ~ScopedEnvVar();
+  ScopedEnvVar(const ScopedEnvVar &) = delete;
+  ScopedEnvVar &operator=(const ScopedEnvVar &) = delete;
+
+private:
+  std::string name_, previous_;
+  bool hadPrevious_ = false;
+};
+
 /// Gives one test its own empty codelet cache: points POPLAR_CODELET_CACHE at a new temporary
 /// directory, and restores the previous value at scope end.
 class ScopedCacheDir {
 public:
   ScopedCacheDir();
-  ~ScopedCacheDir();
   ScopedCacheDir(const ScopedCacheDir &) = delete;
   ScopedCacheDir &operator=(const ScopedCacheDir &) = delete;
   const std::string &path() const { return dir_.path(); }
@@ -46,8 +59,7 @@ public:
 
 private:
   ScopedTempDir dir_;
-  std::string previous_;
-  bool hadPrevious_ = false;
+  ScopedEnvVar variable_;
 };
 
 } // namespace popsdk::test

@@ -4,6 +4,7 @@
 
 #include "ConvLowering.hpp"
 #include "CycleEstimators.hpp"
+#include "PlanRanking.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -13,14 +14,6 @@ namespace poplin::internal {
 namespace {
 
 using Plan = MatMulPlan;
-// As the matmul planner: a sync per phase, and the exchange at the target's rate.
-constexpr std::uint64_t kPhaseCycles = 100;
-
-std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) {
-  const unsigned rate = std::max(1u, target.getExchangeBytesPerCycle());
-  return (bytes + rate - 1) / rate;
-}
-
 /// The fewest parts of each largest-part size of a dimension of `size`, at most `limit` parts:
 /// the busiest tile's block is the largest part, so more parts of the same size add nothing.
 std::vector<unsigned> partCounts(std::size_t size, unsigned limit) {
@@ -114,7 +107,7 @@ std::optional<ConvNx1Plan> planConvNx1(const poplar::Target &target, const ConvP
   ConvNx1Plan best;
   best.params = p;
   best.partialsType = partialsType;
-  bool haveAny = false, haveFit = false;
+  PlanRanking ranking;
   for (unsigned sg : partCounts(p.numConvGroups, tiles))
     for (unsigned sb : partCounts(p.batchSize, tiles / sg))
       for (unsigned sr : partCounts(out[0], tiles / (sg * sb)))
@@ -122,16 +115,10 @@ std::optional<ConvNx1Plan> planConvNx1(const poplar::Target &target, const ConvP
           const ConvNx1Split split{sg, sb, sr, sn};
           const MatMulCost cost = costOf(target, p, best.partialsType, split);
           const bool fits = cost.tempBytes <= cap;
-          using Rank = std::pair<std::uint64_t, std::uint64_t>;
-          auto rank = [fits](const MatMulCost &c) {
-            return fits ? Rank{c.cycles(), c.tempBytes} : Rank{c.tempBytes, c.cycles()};
-          };
-          if (!haveAny || (fits && !haveFit) || (fits == haveFit && rank(cost) < rank(best.cost))) {
+          if (ranking.offer(cost, fits)) {
             best.split = split;
             best.cost = cost;
             best.fitsMemory = fits;
-            haveAny = true;
-            haveFit = haveFit || fits;
           }
         }
   if (best.cost.cycles() >= cyclesToBeat)

@@ -3,6 +3,7 @@
 #include "MatMulPlan.hpp"
 
 #include "CycleEstimators.hpp"
+#include "PlanRanking.hpp"
 
 #include <poputil/VertexTemplates.hpp>
 
@@ -19,9 +20,6 @@ namespace {
 
 using Plan = MatMulPlan;
 
-// Each compute set and each exchange ends in a sync; the planner charges this per phase so
-// that needless phases (a reduction of one part) cost something.
-constexpr std::uint64_t kPhaseCycles = 100;
 // A copy between two places on one tile moves a 64-bit word a cycle.
 constexpr std::uint64_t kOnTileCopyBytesPerCycle = 8;
 
@@ -33,11 +31,6 @@ std::vector<unsigned> splitCounts(unsigned size, unsigned limit) {
   for (unsigned parts = 1; parts <= std::min(size, limit); ++parts)
     counts.push_back(parts);
   return counts;
-}
-
-std::uint64_t exchangeCycles(const poplar::Target &target, std::uint64_t bytes) {
-  const unsigned rate = std::max(1u, target.getExchangeBytesPerCycle());
-  return (bytes + rate - 1) / rate;
 }
 
 } // namespace
@@ -159,7 +152,7 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
   Plan best;
   best.problem = problem;
   best.partialsType = partialsTypeFor(problem, options);
-  bool haveFit = false, haveAny = false;
+  PlanRanking ranking;
   for (unsigned sg : splitCounts(problem.groups, tiles))
     for (unsigned sm : splitCounts(problem.m, tiles / sg))
       for (unsigned sn : splitCounts(problem.n, tiles / (sg * sm)))
@@ -179,20 +172,11 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
             }
           }
           const bool fits = cost.tempBytes <= cap;
-          // Fewest cycles among plans that fit; until one fits, the least memory.
-          using Rank = std::pair<std::uint64_t, std::uint64_t>;
-          auto rank = [fits](const MatMulCost &c) {
-            return fits ? Rank{c.cycles(), c.tempBytes} : Rank{c.tempBytes, c.cycles()};
-          };
-          const bool better =
-              !haveAny || (fits && !haveFit) || (fits == haveFit && rank(cost) < rank(best.cost));
-          if (better) {
+          if (ranking.offer(cost, fits)) {
             best.split = split;
             best.method = method;
             best.cost = cost;
             best.fitsMemory = fits;
-            haveFit |= fits;
-            haveAny = true;
           }
         }
   return best;

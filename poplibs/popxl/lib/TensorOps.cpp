@@ -244,14 +244,21 @@ poplar::Tensor createOperand(poplar::Graph &graph, poplin::PlanningCache &planCa
                                                       p.options, &planCache);
 }
 
-/// Operand `i`, first copied where the plan reads it when its elements are scattered (runs of
-/// under 4 elements on average: a transposed activation, each element on its own), as poplin
+/// Whether `t`'s elements lie in runs of under 4 on average (a transposed activation or weight,
+/// each element on its own).
+bool isScattered(const poplar::Tensor &t) {
+  return 4 * t.getContiguousRegions().size() > t.numElements();
+}
+
+/// [G, R, C] viewed as [G, C, R].
+poplar::Tensor swapInner(const poplar::Tensor &t) { return t.dimShuffle({0, 2, 1}); }
+
+/// `t`, operand `i` of `p`, first copied where the plan reads it when it is scattered, as poplin
 /// rearranges an operand on the IPU: each vertex would otherwise gather it one element at a time
 /// from many tiles, where after one copy it reads runs of a block row.
 poplar::Tensor arrangedOperand(const LowerContext &c, const OpInfo &op, const MatMulProblem &p,
-                               std::size_t i) {
-  const poplar::Tensor t = c.in(op, i).reshape(i == 0 ? p.a : p.b);
-  if (4 * t.getContiguousRegions().size() <= t.numElements())
+                               std::size_t i, const poplar::Tensor &t) {
+  if (!isScattered(t))
     return t;
   poplar::Tensor laid = createOperand(c.graph, c.planCache, p, i, op.name + "/arranged");
   c.prog.add(poplar::program::Copy(t, laid, false, op.name));
@@ -259,11 +266,24 @@ poplar::Tensor arrangedOperand(const LowerContext &c, const OpInfo &op, const Ma
 }
 } // namespace
 
+/// A * B, or (B^T * A^T)^T when B is a transposed view of a tensor whose rows are contiguous (a
+/// weight read transposed by its input's gradient): B^T is then read where it lies, as the left
+/// operand, instead of being copied into the plan's layout one element at a time.
 void lowerMatMul(const LowerContext &c, const OpInfo &op) {
   const MatMulProblem p = matMulProblem(c.ir, op);
-  poplar::Tensor C =
-      poplin::matMulGrouped(c.graph, arrangedOperand(c, op, p, 0), arrangedOperand(c, op, p, 1),
-                            c.prog, p.outType, op.name, p.options, &c.planCache);
+  const poplar::Tensor a = c.in(op, 0).reshape(p.a), b = c.in(op, 1).reshape(p.b);
+  poplar::Tensor C;
+  if (isScattered(b) && !isScattered(swapInner(b))) {
+    const MatMulProblem q{
+        {p.b[0], p.b[2], p.b[1]}, {p.a[0], p.a[2], p.a[1]}, p.inType, p.outType, p.options};
+    C = swapInner(poplin::matMulGrouped(c.graph, arrangedOperand(c, op, q, 0, swapInner(b)),
+                                        arrangedOperand(c, op, q, 1, swapInner(a)), c.prog,
+                                        p.outType, op.name, p.options, &c.planCache));
+  } else {
+    C = poplin::matMulGrouped(c.graph, arrangedOperand(c, op, p, 0, a),
+                              arrangedOperand(c, op, p, 1, b), c.prog, p.outType, op.name,
+                              p.options, &c.planCache);
+  }
   c.setOut(op, 0, C.reshape(poplarShape(c.ir.tensor(op.outputs[0]).spec.shape)));
 }
 

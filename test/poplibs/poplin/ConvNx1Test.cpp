@@ -2,6 +2,7 @@
 // reference over kernels, transforms, groups, types and tile counts, and the convolution choosing
 // it, faster than im2col, where the input's exchange dominates.
 #include "Conv.hpp"
+#include "ConvTestSupport.hpp"
 #include "HostData.hpp"
 #include "OpHarness.hpp"
 
@@ -23,40 +24,7 @@ using poplin::ConvParams;
 
 namespace {
 
-std::size_t count(const std::vector<std::size_t> &s) {
-  std::size_t n = 1;
-  for (auto x : s)
-    n *= x;
-  return n;
-}
-std::vector<std::size_t> inputShape(const ConvParams &p) {
-  std::vector<std::size_t> s = {p.batchSize, p.getNumInputChans()};
-  s.insert(s.end(), p.inputFieldShape.begin(), p.inputFieldShape.end());
-  return s;
-}
-std::vector<std::size_t> weightsShape(const ConvParams &p) {
-  std::vector<std::size_t> s = {p.numConvGroups, p.outputChannelsPerConvGroup,
-                                p.inputChannelsPerConvGroup};
-  s.insert(s.end(), p.kernelShape.begin(), p.kernelShape.end());
-  return s;
-}
-
-void expectClose(const std::vector<double> &got, const std::vector<double> &want, Type type) {
-  ASSERT_EQ(got.size(), want.size());
-  double scale = 0;
-  for (double w : want)
-    scale = std::max(scale, std::fabs(w));
-  const double tol = (type == HALF ? 4e-3 : 1e-6) * (scale + 1);
-  for (std::size_t i = 0; i < got.size(); ++i)
-    ASSERT_NEAR(got[i], want[i], tol) << "element " << i;
-}
-
-struct Case {
-  const char *name;
-  unsigned tiles;
-  ConvParams params;
-};
-void PrintTo(const Case &c, std::ostream *os) { *os << c.name << " " << c.params; }
+using Case = ConvCase;
 
 ConvParams transformed(ConvParams p, std::vector<unsigned> padding, std::vector<unsigned> stride,
                        std::vector<unsigned> kernelDilation) {

@@ -2,6 +2,7 @@
 // with transposed and flipped weights) and weight gradients, over 1x1, odd, batch 1, grouped,
 // strided, padded and dilated convolutions, float and half, on 1, 4 and 1472 tiles.
 #include "Conv.hpp"
+#include "ConvTestSupport.hpp"
 #include "ExpectThrows.hpp"
 #include "OpHarness.hpp"
 
@@ -23,50 +24,7 @@ using poplin::ConvParams;
 
 namespace {
 
-struct Case {
-  const char *name;
-  unsigned tiles;
-  ConvParams params;
-};
-
-void PrintTo(const Case &c, std::ostream *os) { *os << c.name << " " << c.params; }
-
-std::vector<std::size_t> inputShape(const ConvParams &p) {
-  std::vector<std::size_t> s = {p.batchSize, p.getNumInputChans()};
-  s.insert(s.end(), p.inputFieldShape.begin(), p.inputFieldShape.end());
-  return s;
-}
-std::vector<std::size_t> outputShape(const ConvParams &p) {
-  std::vector<std::size_t> s = {p.batchSize, p.getNumOutputChans()};
-  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
-    s.push_back(p.getOutputSize(d));
-  return s;
-}
-std::vector<std::size_t> weightsShape(const ConvParams &p) {
-  std::vector<std::size_t> s = {p.numConvGroups, p.outputChannelsPerConvGroup,
-                                p.inputChannelsPerConvGroup};
-  s.insert(s.end(), p.kernelShape.begin(), p.kernelShape.end());
-  return s;
-}
-std::size_t count(const std::vector<std::size_t> &s) {
-  std::size_t n = 1;
-  for (auto x : s)
-    n *= x;
-  return n;
-}
-
-/// Values that are multiples of 1/64 in [-1, 1] and sums of few terms are exact in float; for
-/// half, the tolerance is relative to the terms' size.
-void expectClose(const std::vector<double> &got, const std::vector<double> &want, Type type,
-                 const char *what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  double scale = 0;
-  for (double w : want)
-    scale = std::max(scale, std::fabs(w));
-  const double tol = (type == HALF ? 4e-3 : 1e-6) * (scale + 1);
-  for (std::size_t i = 0; i < got.size(); ++i)
-    ASSERT_NEAR(got[i], want[i], tol) << what << " element " << i;
-}
+using Case = ConvCase;
 
 class Convolution : public testing::TestWithParam<Case> {};
 

@@ -2,6 +2,8 @@
 // takes the layout of the first op that prefers one for it (a matmul operand's is poplin's
 // createMatMulInputLHS/RHS), through views and calls; an inlined graph's inputs take no tile
 // memory of their own; results stay right.
+#include "TestEnvironment.hpp"
+
 #include <popxl/Ir.hpp>
 #include <popxl/Session.hpp>
 
@@ -16,7 +18,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 using namespace popxl;
 
@@ -108,22 +109,21 @@ struct Program {
   }
 };
 
-/// Bytes of tile memory the Session's program takes, summed over the tiles (from the profile
-/// its Engine writes).
-std::uint64_t tileMemoryBytes(const Ir &ir) {
-  char dirTemplate[] = "/tmp/popxl-layout-XXXXXX";
-  if (!mkdtemp(dirTemplate))
-    throw std::runtime_error("mkdtemp failed");
-  const std::string dir = dirTemplate;
-  const std::string options =
-      R"({"autoReport.outputGraphProfile": "true", "autoReport.directory": ")" + dir + "\"}";
-  setenv("POPLAR_ENGINE_OPTIONS", options.c_str(), 1);
-  { Session session(ir, "cpu"); }
-  unsetenv("POPLAR_ENGINE_OPTIONS");
+/// What the Session's program takes of tile memory, summed over the tiles (from the profile its
+/// Engine writes): all of it, or its variables only (`variablesOnly`).
+std::uint64_t tileMemoryBytes(const Ir &ir, bool variablesOnly = false) {
+  popsdk::test::ScopedTempDir dir("popxl-layout");
+  {
+    popsdk::test::ScopedEnvVar options(
+        "POPLAR_ENGINE_OPTIONS",
+        R"({"autoReport.outputGraphProfile": "true", "autoReport.directory": ")" + dir.path() +
+            "\"}");
+    Session session(ir, "cpu");
+  }
   std::uint64_t bytes = 0;
-  for (const pva::Tile &tile : pva::openReport(dir + "/profile.pop").compilation().tiles())
-    bytes += tile.memory().total().excludingGaps();
-  std::filesystem::remove_all(dir);
+  for (const pva::Tile &tile : pva::openReport(dir.path() + "/profile.pop").compilation().tiles())
+    bytes += variablesOnly ? tile.memory().category().variables.total()
+                           : tile.memory().total().excludingGaps();
   return bytes;
 }
 
@@ -209,6 +209,46 @@ TEST(PopxlLayout, OperandReadThroughTransposeTakesTheTransposedLayout) {
     for (std::size_t j = 0; j < kK; ++j)
       wTransposed[j * kN + i] = w[i * kK + j];
   expectNear(p.run(session, out), product(p.x, wTransposed, kM, kK, kN));
+}
+
+namespace {
+/// x @ w and x @ w.T (or x @ w again) with w [kK, kK] a variable laid out by the first product:
+/// the second reads it transposed, its rows contiguous.
+struct SquareTwice {
+  Program p;
+  const std::vector<float> w = ramp(kK * kK, 0.02f);
+  TensorId wt = p.ir.addVariable(p.main, "w",
+                                 {{std::int64_t(kK), std::int64_t(kK)}, DType::Float32}, bytes(w));
+  StreamId first, second;
+
+  explicit SquareTwice(bool transposed) {
+    const TensorId x = p.load();
+    first = p.store(p.op(p.main, "matmul", {x, wt}));
+    const TensorId rhs = transposed ? p.op(p.main, "transpose", {wt},
+                                           {{"permutation", std::vector<std::int64_t>{1, 0}}})
+                                    : wt;
+    second = p.store(p.op(p.main, "matmul", {x, rhs}));
+  }
+};
+} // namespace
+
+TEST(PopxlLayout, WeightReadTransposedIsReadWhereItLiesNotCopiedIntoThePlansLayout) {
+  // (w.T as the right operand, its elements in runs of one) x @ w.T is computed as (w @ x.T).T:
+  // w is the left operand in its own orientation, so no [kK, kK] copy of it is made (at most one
+  // of x's size, read transposed).
+  const std::uint64_t transposedBytes = tileMemoryBytes(SquareTwice(true).p.ir, true);
+  const std::uint64_t sameBytes = tileMemoryBytes(SquareTwice(false).p.ir, true);
+  EXPECT_LE(transposedBytes, sameBytes + kM * kK * sizeof(float));
+
+  SquareTwice t(true);
+  Session session(t.p.ir, "cpu");
+  const auto outs = session.run({{t.p.xStream, bytes(t.p.x)}});
+  std::vector<float> wTransposed(t.w.size());
+  for (std::size_t i = 0; i < kK; ++i)
+    for (std::size_t j = 0; j < kK; ++j)
+      wTransposed[j * kK + i] = t.w[i * kK + j];
+  expectNear(floats(outs.at(t.first)), product(t.p.x, t.w, kM, kK, kK));
+  expectNear(floats(outs.at(t.second)), product(t.p.x, wTransposed, kM, kK, kK));
 }
 
 TEST(PopxlLayout, CalledGraphInputTakesItsConsumersLayoutAndPassesItToTheCaller) {
