@@ -1,6 +1,7 @@
 // The AMP vertex of a 1x1 convolution, which is how a matmul runs: for each conv group,
 // out[p][o] = sum_i in[p][i] * weights[o][i] over one tile's block, in AMP passes.
-#include <ipu_builtins.h>
+#include "AmpPass.hpp"
+
 #include <poplar/Vertex.hpp>
 
 #include <type_traits>
@@ -71,16 +72,8 @@ private:
   // One AMP pass: load the coefficient block, run it over the positions.
   __attribute__((always_inline)) static void pass(const FPType *w, unsigned shape, const FPType *x,
                                                   AccumType *y, unsigned ctl) {
-    if constexpr (std::is_same<FPType, float>::value) {
-      __builtin_ipu_amp_load_f32(w, shape);
-      __builtin_ipu_amp_f32(x, y, ctl);
-    } else {
-      __builtin_ipu_amp_load_f16(w, shape);
-      if constexpr (std::is_same<AccumType, float>::value)
-        __builtin_ipu_amp_f16(x, y, ctl);
-      else
-        __builtin_ipu_amp_f16h(x, y, ctl);
-    }
+    ampLoad(w, shape);
+    ampRun(x, y, ctl);
   }
 };
 

@@ -1,7 +1,8 @@
 // The AMP vertex of a convolution with a kernel larger than 1x1: for each kernel position, its
 // weights are loaded into the AMP and run over the output positions that position reaches,
 // reading the input field in place (no im2col copy); the outputs are zeroed first.
-#include <ipu_builtins.h>
+#include "AmpPass.hpp"
+
 #include <poplar/Vertex.hpp>
 
 #include <type_traits>
@@ -60,9 +61,9 @@ public:
           for (unsigned p = 0; p < passes; ++p) {
             const unsigned i0 = p * kPassIn;
             const unsigned ic = nIn - i0 < kPassIn ? nIn - i0 : kPassIn;
-            load(w + i0 * nOut + o0, oc | ic << 8 | nOut << 16);
+            ampLoad(w + i0 * nOut + o0, oc | ic << 8 | nOut << 16);
             for (const unsigned *e = first; e != last; e += 3)
-              run(x + e[2] * nIn + i0, y + e[0] * nOut + o0, e[1]);
+              ampRun(x + e[2] * nIn + i0, y + e[0] * nOut + o0, e[1]);
           }
         }
       }
@@ -73,21 +74,6 @@ private:
   static void zero(AccumType *y, unsigned n) {
     for (unsigned i = 0; i < n; ++i)
       y[i] = AccumType(0);
-  }
-  __attribute__((always_inline)) static void load(const FPType *w, unsigned shape) {
-    if constexpr (std::is_same<FPType, float>::value)
-      __builtin_ipu_amp_load_f32(w, shape);
-    else
-      __builtin_ipu_amp_load_f16(w, shape);
-  }
-  // One AMP pass accumulating over n positions.
-  __attribute__((always_inline)) static void run(const FPType *x, AccumType *y, unsigned n) {
-    if constexpr (std::is_same<FPType, float>::value)
-      __builtin_ipu_amp_f32(x, y, n);
-    else if constexpr (std::is_same<AccumType, float>::value)
-      __builtin_ipu_amp_f16(x, y, n);
-    else
-      __builtin_ipu_amp_f16h(x, y, n);
   }
 };
 

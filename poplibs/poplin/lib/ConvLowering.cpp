@@ -109,11 +109,17 @@ std::vector<std::size_t> transformedKernelShape(const ConvParams &p) {
   return shape;
 }
 
+std::size_t outputPositions(const ConvParams &p) {
+  return p.batchSize * product(stridedOutputShape(p));
+}
+
+std::size_t kernelPositions(const ConvParams &p) { return product(transformedKernelShape(p)); }
+
 MatMulProblem matMulProblemOf(const ConvParams &p) {
   MatMulProblem m;
   m.groups = unsigned(p.numConvGroups);
-  m.m = unsigned(p.batchSize * product(stridedOutputShape(p)));
-  m.k = unsigned(product(transformedKernelShape(p)) * p.inputChannelsPerConvGroup);
+  m.m = unsigned(outputPositions(p));
+  m.k = unsigned(kernelPositions(p) * p.inputChannelsPerConvGroup);
   m.n = unsigned(p.outputChannelsPerConvGroup);
   m.inputType = p.inputType;
   m.outputType = p.outputType;
@@ -176,7 +182,7 @@ Tensor weightsAsMatrix(Graph &graph, const ConvParams &p, const Tensor &weights)
     order.push_back(3 + d);
   order.push_back(2);
   order.push_back(1);
-  const std::size_t K = product(transformedKernelShape(p)) * p.inputChannelsPerConvGroup;
+  const std::size_t K = kernelPositions(p) * p.inputChannelsPerConvGroup;
   return w.dimShuffle(order).reshape({p.numConvGroups, K, p.outputChannelsPerConvGroup});
 }
 

@@ -19,6 +19,10 @@ MatMulProblem matMulProblemOf(const ConvParams &params);
 /// transform.
 std::vector<std::size_t> stridedOutputShape(const ConvParams &params);
 std::vector<std::size_t> transformedKernelShape(const ConvParams &params);
+/// Output positions (batch x the strided output field: the product's M) and the transformed
+/// kernel's positions; an overflowing count is an overflow_error.
+std::size_t outputPositions(const ConvParams &params);
+std::size_t kernelPositions(const ConvParams &params);
 
 /// [G][batch][span...][inChansPerGroup] view of `in` after the input transform, each field
 /// dimension cut to the span the strided output reads (from the output's truncation on); every

@@ -18,7 +18,7 @@ Tensor addConvNx1(Graph &graph, const ConvNx1Plan &plan, const Tensor &in, const
   const ConvParams &p = plan.params;
   const auto &s = plan.split;
   const auto out = stridedOutputShape(p);
-  const unsigned kernel = unsigned(blockGeometry(p, {0, 1}, {0, 1}).kernelPositions());
+  const unsigned kernel = unsigned(kernelPositions(p));
   const std::size_t G = p.numConvGroups, Ci = p.inputChannelsPerConvGroup,
                     Co = p.outputChannelsPerConvGroup;
   const Tensor field = inputFieldGrouped(graph, p, in); // [G][B][span...][Ci]
@@ -95,13 +95,7 @@ Tensor addConvNx1(Graph &graph, const ConvNx1Plan &plan, const Tensor &in, const
     popops::cast(graph, concat(castIn), concat(castOut), castCs);
     prog.add(Execute(castCs, {dc}));
   }
-  const std::size_t positions = p.batchSize * [&] {
-    std::size_t n = 1;
-    for (auto d : out)
-      n *= d;
-    return n;
-  }();
-  return concat(groupParts, 0).reshape({G, positions, Co});
+  return concat(groupParts, 0).reshape({G, outputPositions(p), Co});
 }
 
 } // namespace poplin::internal

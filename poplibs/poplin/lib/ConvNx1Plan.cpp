@@ -85,11 +85,8 @@ Nx1Geometry blockGeometry(const ConvParams &p, MatMulPlan::Range batch, MatMulPl
 std::optional<ConvNx1Plan> planConvNx1(const poplar::Target &target, const ConvParams &p,
                                        const MatMulOptions &options, std::uint64_t cyclesToBeat) {
   const auto out = stridedOutputShape(p);
-  const auto kernel = transformedKernelShape(p);
-  std::size_t kernelPositions = 1;
-  for (auto k : kernel)
-    kernelPositions *= k;
-  if (out.empty() || kernelPositions <= 1 || p.batchSize == 0 ||
+  const std::size_t kernel = kernelPositions(p);
+  if (out.empty() || kernel <= 1 || p.batchSize == 0 ||
       std::find(out.begin(), out.end(), 0) != out.end())
     return std::nullopt;
   const poplar::Type partialsType =
@@ -98,7 +95,7 @@ std::optional<ConvNx1Plan> planConvNx1(const poplar::Target &target, const ConvP
   // this whatever the split.
   VertexCost least{target, p.inputType, partialsType};
   least.inChans = least.outChans = 1;
-  least.kernelPositions = unsigned(kernelPositions);
+  least.kernelPositions = unsigned(kernel);
   if (convPartialnx1Cycles(least) >= cyclesToBeat)
     return std::nullopt;
   const unsigned tiles = target.getNumTiles();
