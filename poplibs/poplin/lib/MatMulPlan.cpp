@@ -49,8 +49,8 @@ poplar::Type vertexOutputType(const MatMulProblem &problem, const poplar::Type &
 }
 
 bool MatMulProblem::operator<(const MatMulProblem &o) const {
-  return std::tie(groups, m, k, n, inputType, outputType) <
-         std::tie(o.groups, o.m, o.k, o.n, o.inputType, o.outputType);
+  return std::tie(groups, m, k, n, inputType, outputType, lhsInPlanLayout) <
+         std::tie(o.groups, o.m, o.k, o.n, o.inputType, o.outputType, o.lhsInPlanLayout);
 }
 
 poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &options) {
@@ -59,13 +59,17 @@ poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &
 
 // The larger of the blocks whose pairs would differ in a dimension split an even number of
 // ways: with an odd count, some pairs straddle two blocks and the slowest pair gains nothing.
+// An A gathered from elsewhere is not shared: each tile of a pair would gather the whole shared
+// block, the part of it that lies on the tile by an on-tile copy the exchange model does not
+// price, so the pair holds and copies twice what it would unpaired (a 4-tile 3x3 convolution:
+// 60,931 -> 67,841 cycles).
 SharedOperand sharedOperandOf(const poplar::Target &target, const MatMulProblem &p,
                               const MatMulSplit &split) {
   if (!target.supportsExchangeBusSharing() || target.getTilesPerSharedExchangeBus() != 2)
     return SharedOperand::None;
   const std::uint64_t a = std::uint64_t(Plan::ceilDiv(p.m, split.m)) * Plan::ceilDiv(p.k, split.k);
   const std::uint64_t b = std::uint64_t(Plan::ceilDiv(p.n, split.n)) * Plan::ceilDiv(p.k, split.k);
-  const bool pairsOverN = split.n % 2 == 0, pairsOverM = split.m % 2 == 0;
+  const bool pairsOverN = split.n % 2 == 0 && p.lhsInPlanLayout, pairsOverM = split.m % 2 == 0;
   if (pairsOverN && (!pairsOverM || a >= b))
     return SharedOperand::A;
   return pairsOverM ? SharedOperand::B : SharedOperand::None;

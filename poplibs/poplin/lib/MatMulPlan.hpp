@@ -18,6 +18,9 @@ namespace poplin::internal {
 struct MatMulProblem {
   unsigned groups = 1, m = 0, k = 0, n = 0;
   poplar::Type inputType = poplar::FLOAT, outputType = poplar::FLOAT;
+  /// Whether A is created in the plan's layout (createMatMulInputLHS) rather than gathered from
+  /// a tensor laid out otherwise (a convolution's input, spread linearly, viewed as im2col).
+  bool lhsInPlanLayout = true;
   bool operator<(const MatMulProblem &o) const;
 };
 

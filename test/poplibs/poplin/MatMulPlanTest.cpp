@@ -2,6 +2,7 @@
 // cap, the cache, and that the created operands and the product use the plan's tiles.
 #include "OpHarness.hpp"
 
+#include "poplin/lib/ConvLowering.hpp"
 #include "poplin/lib/MatMulPlan.hpp"
 #include "poplin/lib/PlanningCache.hpp"
 
@@ -149,6 +150,28 @@ TEST(MatMulPlan, CacheKeepsPlansForTargetsWithAndWithoutBusSharingApart) {
   const MatMulPlan &alone = getMatMulPlan(ipu2(false), p, {}, &cache);
   EXPECT_EQ(cache.size(), 2u);
   EXPECT_NE(shared.split.shared, alone.split.shared);
+}
+
+// A convolution's A is its input viewed as im2col where createInput spread it, not laid out by
+// the plan: tile pairs may share the weights' block but not A's. The same product with A laid
+// out by the plan does share it, so the check can fail.
+TEST(MatMulPlan, ConvolutionsGatheredInputIsNotSharedByTilePairs) {
+  const Target target = Target::createIPUTarget(1, 4, "ipu2");
+  const poplin::ConvParams conv(FLOAT, 1, {28, 28}, {3, 3}, 16, 16, 1);
+  const MatMulProblem gathered = matMulProblemOf(conv);
+  MatMulProblem laidOut = gathered;
+  laidOut.lhsInPlanLayout = true;
+  EXPECT_EQ(planMatMul(target, laidOut, {}).split.shared, SharedOperand::A);
+  EXPECT_NE(planMatMul(target, gathered, {}).split.shared, SharedOperand::A);
+  for (unsigned tiles : {4u, 16u, 1472u})
+    for (std::size_t chans : {1u, 16u})
+      for (std::size_t kernel : {1u, 3u, 5u}) {
+        const poplin::ConvParams p(FLOAT, 8, {28, 28}, {kernel, kernel}, chans, 16, 1);
+        EXPECT_NE(planMatMul(Target::createIPUTarget(1, tiles, "ipu2"), matMulProblemOf(p), {})
+                      .split.shared,
+                  SharedOperand::A)
+            << tiles << " tiles, " << chans << " channels, kernel " << kernel;
+      }
 }
 
 TEST(MatMulPlan, CacheHoldsOnePlanPerProblem) {
