@@ -75,6 +75,28 @@ inline void launchNative(const NativeCode &native, const DecodedCode &code, cons
   native.entry()(&frame);
 }
 
+// Whether a run of `native` leaves the calling convention of its launch in the state but for
+// r1 and r2 (the registers a vertex's code most often writes): true unless it writes gp, sp or
+// lr, or its code clears AMP state at entry (enterFresh).
+inline bool keepsConvention(const NativeCode &native, const DecodedCode &code) {
+  constexpr std::uint64_t kept = std::uint64_t(1) << isa::kRegGp | std::uint64_t(1) << isa::kRegSp |
+                                 std::uint64_t(1) << isa::kRegLr;
+  return !(native.written() & kept) && !code.usesAmp;
+}
+
+// As launchNative, for a state that a run of `native` has just left after a launch with the
+// same worker, stack and globals, and keepsConvention: only the convention's r1 and r2 are set
+// again, and the frame's budget and cycles. The executor's tile loop relaunches consecutive
+// vertices of a type so, on a tile and across tiles whose stack is at the same place.
+inline void relaunchNative(const NativeCode &native, const Launch &launch, WorkerState &state,
+                           NativeFrame &frame) {
+  state.regs[isa::kRegArg0] = launch.vertexState;
+  state.regs[isa::kRegArg1] = launch.workerId;
+  frame.left = launch.budget;
+  frame.cycles = 0;
+  native.entry()(&frame);
+}
+
 // The RunResult of a run of `native` that has returned in `frame`, which the interpreter
 // finishes if the native code handed it over (after clearing, in a fresh run, the registers
 // the native code left as an earlier run had them).

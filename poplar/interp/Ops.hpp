@@ -4,6 +4,7 @@
 #include "interp/AmpKernel.hpp"
 #include "interp/Interpreter.hpp"
 #include "isa/Half.hpp"
+#include "support/CopyBytes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -209,7 +210,7 @@ inline Trap ampAccessTrap(const TileMemory &m, uint32_t addr, uint64_t n, uint32
 
 template <typename T>
 inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uint32_t shape) {
-  const uint32_t maxOut = sizeof(T) == 4 ? 8 : 16;
+  constexpr uint32_t maxOut = sizeof(T) == 4 ? 8 : 16;
   const uint32_t oc = shape & 0xff, ic = (shape >> 8) & 0xff, stride = shape >> 16;
   if (oc == 0 || oc > maxOut || ic == 0 || ic > AmpPassState::kMaxChans || stride < oc)
     return Trap::BadInstruction;
@@ -224,8 +225,11 @@ inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uin
     float *row = a.w[i];
     std::fill(row, row + AmpPassState::kMaxChans, 0.0f); // a fixed size: a few vector stores
     const uint8_t *const p = src + sizeof(T) * i * stride;
-    for (uint32_t o = 0; o < oc; ++o)
-      row[o] = ampElem<T>(p + sizeof(T) * o);
+    if constexpr (sizeof(T) == 4) // f32 coefficients are the words as they are: a row is a copy
+      popsdk::support::copyBytes<4 * maxOut>(reinterpret_cast<uint8_t *>(row), p, 4 * oc);
+    else
+      for (uint32_t o = 0; o < oc; ++o)
+        row[o] = ampElem<T>(p + sizeof(T) * o);
   }
   return Trap::None;
 }

@@ -9,6 +9,7 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -38,6 +39,19 @@ template <typename T> T orThrow(llvm::Expected<T> value, const char *what) {
   return std::move(*value);
 }
 
+// The loop vectoriser interleaves a loop 8 floats wide 4 times, so a loop of fewer than 32
+// passes (a tiny vertex's 8 floats, the common rpt of a small tile) runs scalar: 192 host
+// instructions of AddOneVertex's, 64 of them its 8 scalar passes. Not interleaving starts the
+// vector loop at 8 floats; long loops measured no slower (bench/codelets, docs/performance.md).
+// The option is the vectoriser's own, set once in this process's copy of LLVM.
+void vectorizeWithoutInterleaving() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("force-vector-interleave");
+  if (it == options.end())
+    throw std::runtime_error("LLVM has no option force-vector-interleave");
+  it->second->addOccurrence(0, it->first(), "1");
+}
+
 // The JIT and the target machine the optimiser tunes for: the host's CPU and features, so the
 // machine code is what the host compiler would give with -march=native.
 struct Jit {
@@ -47,6 +61,7 @@ struct Jit {
   std::uint64_t functions = 0;
 
   Jit() {
+    vectorizeWithoutInterleaving();
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "host target");

@@ -276,7 +276,8 @@ private:
     os << "movi r" << a << ", " << (pick(10) ? shape : value()) << "\n"
        << (f32 ? "ampw32 r" : "ampw16 r") << d << ", r" << kBaseReg << ", r" << a << "\n";
     const char *run = f32 ? "amp32" : pick(2) ? "amp16" : "amp16h";
-    os << "movi r" << a << ", " << (pick(5) | (pick(2) << 31)) << "\n"
+    // Up to 8 positions: the host kernel interleaves blocks of 4, then runs the rest one by one.
+    os << "movi r" << a << ", " << (pick(9) | (pick(2) << 31)) << "\n"
        << run << " r" << d << ", r" << kPtrReg << ", r" << kBaseReg << ", r" << a << "\n";
   }
 

@@ -204,6 +204,44 @@ TEST(RunScratch, AFreshNativeRunReadsZeroAndHandsOverAClearedState) {
   EXPECT_EQ(reused.instructions, fresh.instructions);
 }
 
+// The executor relaunches consecutive vertices of a type (interp::relaunchNative) only when the
+// code keeps the calling convention but for r1 and r2: a relaunch with another vertex state then
+// gives what a fresh run gives, although the code wrote r1 and r2 (r2 = r1 + r2 would carry the
+// first vertex's state into the second); code that writes sp is launched in full every time.
+TEST(RunScratch, ARelaunchRunsAsAFreshLaunchOfTheNextVertex) {
+  Machine m;
+  interp::Launch launch;
+  launch.stackBase = kBase + 128;
+  launch.stackSize = 128;
+  launch.budget = 1000;
+  auto keeps = interp::decodeCode(assembleOrDie("add r2, r1, r2\naddi r1, r2, 1\nret"));
+  auto movesSp = interp::decodeCode(assembleOrDie("addi sp, sp, -8\nmovi r1, 1\nret"));
+  const auto native = compileNativeOrFail(keeps, 0);
+  const auto nativeSp = compileNativeOrFail(movesSp, 0);
+  ASSERT_TRUE(native && nativeSp);
+  EXPECT_TRUE(interp::keepsConvention(*native, keeps));
+  EXPECT_FALSE(interp::keepsConvention(*nativeSp, movesSp));
+  const interp::TileMemory tile = m.tile();
+  const interp::ops::Window window = interp::ops::window(tile);
+  interp::WorkerState scratch;
+  interp::NativeFrame frame;
+  frame.window = &window;
+  frame.memory = &tile;
+  launch.vertexState = kBase + 16;
+  interp::launchNative(*native, keeps, launch, scratch, frame);
+  ASSERT_EQ(frame.status, std::uint32_t(Trap::None));
+  ASSERT_EQ(frame.result, kBase + 17);
+  launch.vertexState = kBase + 40;
+  interp::relaunchNative(*native, launch, scratch, frame);
+  auto relaunched = interp::nativeResult(frame, *native, keeps, tile, scratch, launch.budget);
+  auto fresh = interp::run(keeps, 0, tile, launch);
+  EXPECT_EQ(relaunched.trap, Trap::None);
+  EXPECT_EQ(relaunched.result, kBase + 41);
+  EXPECT_EQ(relaunched.result, fresh.result);
+  EXPECT_EQ(relaunched.cycles, fresh.cycles);
+  EXPECT_EQ(relaunched.instructions, fresh.instructions);
+}
+
 INSTANTIATE_TEST_SUITE_P(Tier, TrapTest, kAllTiers, tierName);
 
 } // namespace

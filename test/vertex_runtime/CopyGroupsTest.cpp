@@ -35,8 +35,8 @@ void expectGroupsMoveTheRuns(const std::vector<CopyRun> &runs, std::size_t tiles
   }
   byGroups = byRuns;
   for (const CopyRun &r : runs)
-    poplar::detail::copyBytes(byRuns[r.dstTile].data() + r.dstOffset,
-                              byRuns[r.srcTile].data() + r.srcOffset, r.bytes);
+    popsdk::support::copyBytes(byRuns[r.dstTile].data() + r.dstOffset,
+                               byRuns[r.srcTile].data() + r.srcOffset, r.bytes);
   std::size_t moved = 0;
   for (const CopyGroup &g : foldCopyRuns(runs)) {
     poplar::detail::copyStrided(byGroups[g.dstTile].data() + g.dstOffset, g.dstStride,

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "compiler/CompiledGraph.hpp"
-#include "engine/CopyBytes.hpp"
+#include "support/CopyBytes.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -59,7 +59,7 @@ inline std::vector<CopyGroup> foldCopyRuns(const std::vector<CopyRun> &runs) {
 inline void copyStrided(std::uint8_t *d, std::int64_t dStride, const std::uint8_t *s,
                         std::int64_t sStride, std::uint32_t bytes, std::uint32_t count) {
   if (count == 1) { // most runs of a gather: as fast as before groups
-    copyBytes(d, s, bytes);
+    popsdk::support::copyBytes(d, s, bytes);
     return;
   }
   if (bytes == 4) {
@@ -71,7 +71,7 @@ inline void copyStrided(std::uint8_t *d, std::int64_t dStride, const std::uint8_
     return;
   }
   for (std::uint32_t k = 0; k < count; ++k, d += dStride, s += sStride)
-    copyBytes(d, s, bytes);
+    popsdk::support::copyBytes(d, s, bytes);
 }
 
 } // namespace poplar::detail

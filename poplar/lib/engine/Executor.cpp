@@ -5,8 +5,8 @@
 #include "compiler/ExchangePlan.hpp"
 #include "core/Errors.hpp"
 #include "core/HostConvert.hpp"
-#include "engine/CopyBytes.hpp"
 #include "engine/TensorPrinter.hpp"
+#include "support/CopyBytes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -222,12 +222,12 @@ void Executor::streamCopy(std::uint32_t index) {
     connection.read(bytes, plan.bytes);
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
       for (std::size_t i = b; i < e; at += runs[i++].bytes)
-        copyBytes(base[runs[i].tile] + runs[i].offset, bytes + at, runs[i].bytes);
+        popsdk::support::copyBytes(base[runs[i].tile] + runs[i].offset, bytes + at, runs[i].bytes);
     });
   } else {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t at) {
       for (std::size_t i = b; i < e; at += runs[i++].bytes)
-        copyBytes(bytes + at, base[runs[i].tile] + runs[i].offset, runs[i].bytes);
+        popsdk::support::copyBytes(bytes + at, base[runs[i].tile] + runs[i].offset, runs[i].bytes);
     });
     connection.write(bytes, plan.bytes);
   }

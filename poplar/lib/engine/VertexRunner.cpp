@@ -135,6 +135,10 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   // set once per tile and the registers not cleared (NativeFrame::fresh): the common case,
   // whose launch was a third of a tiny vertex's host time.
   bool direct = false;
+  // Whether the last direct run left the convention of a launch of its type in `scratch` but
+  // for r1 and r2 (interp::keepsConvention): the next vertex of the type is then only
+  // relaunched, on the next tile too when its stack is at the same place (most tiles).
+  bool entered = false, keeps = false;
   interp::NativeFrame frame;
   std::exception_ptr error;
   for (TileWork *work = first; work != last; ++work) {
@@ -157,16 +161,24 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           // Memory-checked vertices run on the interpreter's checked loop, never natively.
           code = step.checker ? nullptr : step.native.forType(typeIndex);
           direct = code && !type->multiVertex && type->entry < codelet->code.numWords;
+          keeps = direct && interp::keepsConvention(*code, codelet->code);
+          entered = false;
         }
         launch.vertexState = kTileMemoryBase + v.stateOffset;
         std::uint64_t total = 0, issued = 0;
         if (direct) {
           launch.workerId = 0;
           launch.stackBase = stackBase;
-          interp::launchNative(*code, codelet->code, launch, scratch, frame);
+          if (entered && scratch.stackLo == stackBase &&
+              scratch.stackHi == stackBase + launch.stackSize)
+            interp::relaunchNative(*code, launch, scratch, frame);
+          else
+            interp::launchNative(*code, codelet->code, launch, scratch, frame);
           if (frame.status == std::uint32_t(interp::Trap::None) && frame.result != 0) {
             total = frame.cycles;
+            entered = keeps;
           } else {
+            entered = false; // the interpreter may have finished the run in `scratch`
             auto r =
                 interp::nativeResult(frame, *code, codelet->code, tile.mem, scratch, launch.budget);
             if (r.trap != interp::Trap::None || r.result == 0)
