@@ -42,6 +42,9 @@ public:
   unsigned getExchangeBytesPerCycle() const;
   double getTileClockFrequency() const;
   unsigned getTilesPerSharedExchangeBus() const;
+  /// Whether the tiles of a shared exchange bus may use its whole bandwidth when one is idle
+  /// or both receive the same data.
+  bool supportsExchangeBusSharing() const;
   unsigned getDataPathWidth() const;
   unsigned getAtomicStoreGranularity() const;
   unsigned getTypeSize(const Type &type) const;

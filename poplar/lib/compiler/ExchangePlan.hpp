@@ -12,9 +12,11 @@ std::vector<CopyRun> planCopy(const TensorLocation &src, const TensorLocation &d
 /// must read everything before writing anything (e.g. a copy from a tensor to its reverse).
 bool copiesOverlap(const std::vector<CopyRun> &runs);
 
-/// BSP cost of an exchange phase: internal sync, then the busiest tile's bytes (the larger of
-/// sent and received) over the exchange rate; copies within a tile run at the on-tile rate.
-/// Bytes sent to several tiles count once (the exchange broadcasts them).
+/// BSP cost of an exchange phase: internal sync, then the busiest supertile's bytes (the larger
+/// of sent and received) over its tiles' whole exchange rate when the target shares exchange
+/// buses (else each tile's over its own); copies within a tile run at the on-tile rate after
+/// its exchange. Bytes sent to several tiles count once (the exchange broadcasts them), and so
+/// do bytes that several tiles of one supertile receive.
 struct ExchangeCost {
   std::uint64_t exchangeCycles = 0, syncCycles = 0;
   std::uint32_t firstTile = 0, lastTile = 0;

@@ -31,6 +31,44 @@ void checkAllMapped(const GraphState &graph) {
   }
 }
 
+namespace {
+
+/// The alignment vertices' fields ask of each variable piece (keyed by variable and the piece's
+/// first element) that they read or write in place: a field whose data is one run of the piece
+/// on the vertex's tile, at a distance from the piece's start that the field's alignment
+/// divides. Poplar places a variable to suit the vertices that use it; a misaligned piece would
+/// cost a buffer and a copy in or out around each compute set (the AMP's 64-bit partials stores).
+std::map<std::pair<std::size_t, std::size_t>, std::uint32_t>
+fieldAlignments(const GraphState &graph) {
+  std::map<std::pair<std::size_t, std::size_t>, std::uint32_t> wanted;
+  for (const auto &v : graph.vertices) {
+    const auto &info = graph.vertexTypes.at(v.type);
+    const auto &gv = graph.codeletObjects[info.codeletObject]->vertices[info.vertexIndex];
+    for (const auto &c : v.connections) {
+      const gp::Field *f = gv.findField(c.field);
+      const auto &regions = c.tensor.getImpl().regions;
+      if (!f || regions.size() != 1)
+        continue;
+      const std::uint32_t align = std::max(f->minAlign, f->elementSize);
+      const auto &r = regions.front();
+      const auto &var = graph.vars[r.var];
+      auto piece = var.mapping.upper_bound(r.begin);
+      if (piece == var.mapping.begin())
+        continue;
+      --piece;
+      const auto &ti = piece->second;
+      const std::uint64_t distance = (r.begin - ti.begin) * var.type.size();
+      if (ti.tile == v.tile && r.end <= ti.end && distance % align == 0) {
+        auto &a = wanted[{r.var, ti.begin}];
+        a = std::max(a, align);
+      }
+    }
+  }
+  return wanted;
+}
+
+} // namespace
+
 void layOutVariables(const GraphState &graph, const Liveness &liveness, CompiledGraph &out,
                      TileAllocator &alloc) {
   out.variables.clear();
@@ -43,6 +81,7 @@ void layOutVariables(const GraphState &graph, const Liveness &liveness, Compiled
     std::uint64_t offsetInBlock;
   };
   std::vector<Piece> pieces;
+  const auto wanted = fieldAlignments(graph);
   for (std::size_t v = 0; v < graph.vars.size(); ++v) {
     const auto &var = graph.vars[v];
     CompiledVariable cv;
@@ -52,19 +91,24 @@ void layOutVariables(const GraphState &graph, const Liveness &liveness, Compiled
     cv.isConstant = var.isConstant;
     std::uint32_t elemSize = var.type.size();
     // Each piece is aligned to its element size (at least 4 bytes, the atomic store
-    // granularity) so vertices can use natural loads.
-    std::uint32_t align = std::max<std::uint32_t>(4, elemSize);
+    // granularity) so vertices can use natural loads, or more where its vertices ask.
+    const std::uint32_t elemAlign = std::max<std::uint32_t>(4, elemSize);
     auto category = var.isConstant ? MemoryCategory::constants : MemoryCategory::variables;
     bool shared = !liveness.alwaysLive[v];
     std::map<unsigned, std::uint64_t> blockBytes; // tile -> bytes of this variable's block
+    std::map<unsigned, std::uint32_t> blockAlign; // tile -> alignment of that block
     for (const auto &[begin, ti] : var.mapping) {
       std::uint64_t bytes = (ti.end - ti.begin) * elemSize;
+      const auto field = wanted.find({v, ti.begin});
+      const std::uint32_t align =
+          field == wanted.end() ? elemAlign : std::max(elemAlign, field->second);
       std::uint32_t offset = 0;
       if (shared) {
         auto &used = blockBytes[ti.tile];
         used = (used + align - 1) / align * align;
         pieces.push_back({v, cv.placements.size(), 0, used});
         used += bytes;
+        blockAlign[ti.tile] = std::max(blockAlign[ti.tile], align);
       } else {
         offset = alloc.allocate(ti.tile, bytes, align, category);
         if (!var.initialData.empty())
@@ -74,7 +118,8 @@ void layOutVariables(const GraphState &graph, const Liveness &liveness, Compiled
     }
     std::map<unsigned, unsigned> handles;
     for (const auto &[tile, bytes] : blockBytes)
-      handles[tile] = alloc.allocateShared(tile, bytes, align, category, {liveness.varRange[v]});
+      handles[tile] =
+          alloc.allocateShared(tile, bytes, blockAlign[tile], category, {liveness.varRange[v]});
     for (auto it = pieces.rbegin(); it != pieces.rend() && it->var == v; ++it)
       it->handle = handles.at(cv.placements[it->placement].tile);
     out.variables.push_back(std::move(cv));

@@ -85,8 +85,8 @@ namespace detail {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TargetDesc, type, arch, numIPUs, tilesPerIPU, bytesPerTile,
                                    numWorkerContexts, exchangeBytesPerCycle, clockHz,
-                                   tilesPerSuperTile, minIPUSyncDelay, relativeSyncDelayNone,
-                                   globalSyncCycles, hostBytesPerSecond)
+                                   tilesPerSuperTile, superTileSendReceive, minIPUSyncDelay,
+                                   relativeSyncDelayNone, globalSyncCycles, hostBytesPerSecond)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CompiledVariable, name, type, numElements, isConstant,
                                    placements)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorLocation, type, shape, runs)
@@ -117,7 +117,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProfileData, targetType, arch, numIPUs, tiles
 namespace {
 
 // Version 2: record tables packed (PackedRecords). Version 3: vertices' field regions.
-constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '3'};
+// Version 4: the target's superTileSendReceive (exchange cycles depend on it).
+constexpr char kMagic[8] = {'P', 'O', 'P', 'E', 'X', 'E', 'C', '4'};
 
 nlohmann::json describe(const CompiledGraph &cg) {
   nlohmann::json j;

@@ -41,6 +41,7 @@ Target IPUModel::createTarget() const {
   d.numIPUs = numIPUs;
   d.tilesPerIPU = tilesPerIPU;
   d.tilesPerSuperTile = tilesPerSuperTile;
+  d.superTileSendReceive = supportsSuperTileSendReceive;
   d.numWorkerContexts = numWorkerContexts;
   d.bytesPerTile = memoryBytesPerTile;
   d.exchangeBytesPerCycle = exchangeBytesPerCycle;

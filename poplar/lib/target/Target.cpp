@@ -81,6 +81,7 @@ unsigned Target::getBytesPerTile() const { return impl_->bytesPerTile; }
 unsigned Target::getExchangeBytesPerCycle() const { return impl_->exchangeBytesPerCycle; }
 double Target::getTileClockFrequency() const { return impl_->clockHz; }
 unsigned Target::getTilesPerSharedExchangeBus() const { return impl_->tilesPerSuperTile; }
+bool Target::supportsExchangeBusSharing() const { return impl_->superTileSendReceive; }
 // 64-bit loads and stores are the widest a worker issues (ld64/st64).
 unsigned Target::getDataPathWidth() const { return 64; }
 unsigned Target::getAtomicStoreGranularity() const { return 4; }

@@ -18,6 +18,9 @@ struct TargetDesc {
   unsigned exchangeBytesPerCycle = 4;
   double clockHz = 1.33e9;
   unsigned tilesPerSuperTile = 2;
+  /// A tile may use its whole supertile's receive bandwidth when its partner is idle or
+  /// receives the same data (IPUModel::supportsSuperTileSendReceive).
+  bool superTileSendReceive = true;
   unsigned minIPUSyncDelay = 90;
   bool relativeSyncDelayNone = false;
   unsigned globalSyncCycles = 600;

@@ -123,6 +123,7 @@ MatMulProblem matMulProblemOf(const ConvParams &p) {
   m.n = unsigned(p.outputChannelsPerConvGroup);
   m.inputType = p.inputType;
   m.outputType = p.outputType;
+  m.lhsInPlanLayout = false; // inputAsMatrix views the input where createInput put it
   return m;
 }
 

@@ -18,14 +18,25 @@ namespace poplin::internal {
 struct MatMulProblem {
   unsigned groups = 1, m = 0, k = 0, n = 0;
   poplar::Type inputType = poplar::FLOAT, outputType = poplar::FLOAT;
+  /// Whether A is created in the plan's layout (createMatMulInputLHS) rather than gathered from
+  /// a tensor laid out otherwise (a convolution's input, spread linearly, viewed as im2col).
+  bool lhsInPlanLayout = true;
   bool operator<(const MatMulProblem &o) const;
 };
 
-/// How many parts each dimension is cut into; the tile of part (g, m, n, k) is
-/// ((g * m_ + m) * n_ + n) * k_ + k, so the k parts of one output block are neighbours. The
-/// parts of a dimension differ in size by at most one (MatMulPlan::partOf).
+/// Which operand block the two tiles of a shared exchange bus both read, so that it reaches the
+/// pair once at the bus's whole bandwidth: none, A (pairs differ only in their N part) or B
+/// (pairs differ only in their M part).
+enum class SharedOperand { None, A, B };
+
+/// How many parts each dimension is cut into, and the order of the parts over the tiles. The
+/// tile of part (g, m, n, k) is ((g * m_ + m) * n_ + n) * k_ + k, so the k parts of one output
+/// block are neighbours; when pairs of tiles share an operand, the dimension that tells them
+/// apart is the innermost instead (N to share A, M to share B). The parts of a dimension
+/// differ in size by at most one (MatMulPlan::partOf).
 struct MatMulSplit {
   unsigned groups = 1, m = 1, n = 1, k = 1;
+  SharedOperand shared = SharedOperand::None;
   unsigned tiles() const { return groups * m * n * k; }
 };
 
@@ -67,6 +78,14 @@ struct MatMulPlan {
     return internal::vertexOutputType(problem, partialsType, split, method);
   }
   unsigned tileOf(unsigned g, unsigned m, unsigned n, unsigned k) const {
+    switch (split.shared) {
+    case SharedOperand::A:
+      return ((g * split.m + m) * split.k + k) * split.n + n;
+    case SharedOperand::B:
+      return ((g * split.n + n) * split.k + k) * split.m + m;
+    case SharedOperand::None:
+      break;
+    }
     return ((g * split.m + m) * split.n + n) * split.k + k;
   }
   static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
@@ -100,6 +119,11 @@ poplar::Type partialsTypeFor(const MatMulProblem &problem, const MatMulOptions &
 MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem,
                       const MatMulOptions &options,
                       std::optional<MatMulMethod> method = std::nullopt);
+
+/// The operand block the tile pairs of a shared exchange bus can read once for `split` (None
+/// when the target does not share its buses between two tiles).
+SharedOperand sharedOperandOf(const poplar::Target &target, const MatMulProblem &problem,
+                              const MatMulSplit &split);
 
 /// The cost of one split with one method (for the search, and for tests).
 MatMulCost costOf(const poplar::Target &target, const MatMulProblem &problem,

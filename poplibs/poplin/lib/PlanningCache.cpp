@@ -25,7 +25,8 @@ const MatMulPlan &getMatMulPlan(const poplar::Target &target, const MatMulProble
     lock.lock();
   }
   const PlanningCacheImpl::Key key{
-      {target.getNumTiles(), target.getBytesPerTile(), target.getExchangeBytesPerCycle()},
+      {target.getNumTiles(), target.getBytesPerTile(), target.getExchangeBytesPerCycle(),
+       target.getTilesPerSharedExchangeBus(), target.supportsExchangeBusSharing()},
       problem,
       options};
   auto &plans = cache->impl->matMulPlans;

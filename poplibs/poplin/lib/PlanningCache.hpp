@@ -13,7 +13,7 @@ namespace poplin {
 class PlanningCacheImpl {
 public:
   // Key: the target's figures that a plan reads, the problem and the options.
-  using TargetKey = std::tuple<unsigned, unsigned, unsigned>;
+  using TargetKey = std::tuple<unsigned, unsigned, unsigned, unsigned, bool>;
   using Key = std::tuple<TargetKey, internal::MatMulProblem, internal::MatMulOptions>;
   std::map<Key, internal::MatMulPlan> matMulPlans;
 };

@@ -253,15 +253,17 @@ bool isScattered(const poplar::Tensor &t) {
 /// [G, R, C] viewed as [G, C, R].
 poplar::Tensor swapInner(const poplar::Tensor &t) { return t.dimShuffle({0, 2, 1}); }
 
-/// `t`, operand `i` of `p`, first copied where the plan reads it when it is scattered, as poplin
-/// rearranges an operand on the IPU: each vertex would otherwise gather it one element at a time
-/// from many tiles, where after one copy it reads runs of a block row.
+/// `t` (read from `op`'s input `input`), operand `i` of `p`, first copied where the plan reads it
+/// when it is scattered, as poplin rearranges an operand on the IPU: each vertex would otherwise
+/// gather it one element at a time from many tiles, where after one copy it reads runs of a
+/// block row. The copy is named "<op>/arranged/<input tensor>" (in the profile, for instance).
 poplar::Tensor arrangedOperand(const LowerContext &c, const OpInfo &op, const MatMulProblem &p,
-                               std::size_t i, const poplar::Tensor &t) {
+                               std::size_t i, const poplar::Tensor &t, std::size_t input) {
   if (!isScattered(t))
     return t;
-  poplar::Tensor laid = createOperand(c.graph, c.planCache, p, i, op.name + "/arranged");
-  c.prog.add(poplar::program::Copy(t, laid, false, op.name));
+  const std::string name = op.name + "/arranged/" + c.ir.tensor(op.inputs.at(input)).name;
+  poplar::Tensor laid = createOperand(c.graph, c.planCache, p, i, name);
+  c.prog.add(poplar::program::Copy(t, laid, false, name));
   return laid;
 }
 } // namespace
@@ -276,12 +278,12 @@ void lowerMatMul(const LowerContext &c, const OpInfo &op) {
   if (isScattered(b) && !isScattered(swapInner(b))) {
     const MatMulProblem q{
         {p.b[0], p.b[2], p.b[1]}, {p.a[0], p.a[2], p.a[1]}, p.inType, p.outType, p.options};
-    C = swapInner(poplin::matMulGrouped(c.graph, arrangedOperand(c, op, q, 0, swapInner(b)),
-                                        arrangedOperand(c, op, q, 1, swapInner(a)), c.prog,
+    C = swapInner(poplin::matMulGrouped(c.graph, arrangedOperand(c, op, q, 0, swapInner(b), 1),
+                                        arrangedOperand(c, op, q, 1, swapInner(a), 0), c.prog,
                                         p.outType, op.name, p.options, &c.planCache));
   } else {
-    C = poplin::matMulGrouped(c.graph, arrangedOperand(c, op, p, 0, a),
-                              arrangedOperand(c, op, p, 1, b), c.prog, p.outType, op.name,
+    C = poplin::matMulGrouped(c.graph, arrangedOperand(c, op, p, 0, a, 0),
+                              arrangedOperand(c, op, p, 1, b, 1), c.prog, p.outType, op.name,
                               p.options, &c.planCache);
   }
   c.setOut(op, 0, C.reshape(poplarShape(c.ir.tensor(op.outputs[0]).spec.shape)));

@@ -40,6 +40,7 @@ void expectEstimateMatchesSimulation(const Case &c) {
   plan.problem.outputType = FLOAT;
   plan.partialsType = FLOAT;
   plan.split = c.split;
+  plan.split.shared = sharedOperandOf(h.target(), plan.problem, plan.split);
   plan.method = MatMulMethod::Amp;
   plan.cost = costOf(h.target(), plan.problem, plan.partialsType, plan.split, plan.method);
   Tensor A = createOperand(h.graph(), plan, MatMulOperand::LHS, c.type, "a");
@@ -74,6 +75,13 @@ TEST(MatMulEstimate, Regression_SmallerPartIsTheSlowerTile) {
 TEST(MatMulEstimate, ReducedProduct) {
   expectEstimateMatchesSimulation(
       {"[96 x 256] x [256 x 96] float, split M 2 N 2 K 4", 16, 96, 256, 96, FLOAT, {1, 2, 2, 4}});
+}
+
+// Pairs of M parts on one exchange bus read their common B block once (the planner's choice for
+// an even M split and an odd N split).
+TEST(MatMulEstimate, TilePairsShareTheirBBlock) {
+  expectEstimateMatchesSimulation(
+      {"[96 x 256] x [256 x 96] float, split M 2 N 3 K 2", 12, 96, 256, 96, FLOAT, {1, 2, 3, 2}});
 }
 
 } // namespace

@@ -2,7 +2,9 @@
 // cap, the cache, and that the created operands and the product use the plan's tiles.
 #include "OpHarness.hpp"
 
+#include "poplin/lib/ConvLowering.hpp"
 #include "poplin/lib/MatMulPlan.hpp"
+#include "poplin/lib/PlanningCache.hpp"
 
 #include <poplar/IPUModel.hpp>
 #include <poplin/MatMul.hpp>
@@ -104,6 +106,72 @@ TEST(MatMulPlan, PartsCoverTheDimensionAndDifferByAtMostOne) {
       EXPECT_LE(largest - smallest, 1u) << size << " in " << parts << " parts";
       EXPECT_EQ(largest, MatMulPlan::ceilDiv(size, parts));
     }
+}
+
+/// ipu2 with or without supertile exchange-bus sharing.
+Target ipu2(bool busSharing) {
+  IPUModel model("ipu2");
+  model.supportsSuperTileSendReceive = busSharing;
+  return model.createTarget();
+}
+
+// Pairs of tiles on one exchange bus read a common block when the dimension that tells them
+// apart is split an even number of ways; the shared exchange makes the plan cheaper.
+TEST(MatMulPlan, TilePairsShareAnOperandBlockWhenTheBusIsShared) {
+  MatMulProblem p;
+  p.m = p.k = p.n = 1024;
+  const MatMulPlan shared = planMatMul(ipu2(true), p, {});
+  const MatMulPlan alone = planMatMul(ipu2(false), p, {});
+  EXPECT_NE(shared.split.shared, SharedOperand::None);
+  EXPECT_EQ(alone.split.shared, SharedOperand::None);
+  EXPECT_LT(shared.cost.exchange, alone.cost.exchange);
+  for (unsigned tiles : {4u, 13u, 1472u})
+    for (unsigned size : {7u, 100u, 1000u}) {
+      MatMulProblem q;
+      q.m = size;
+      q.k = size + 3;
+      q.n = size / 2 + 1;
+      const MatMulSplit s = planMatMul(Target::createIPUTarget(1, tiles, "ipu2"), q, {}).split;
+      if (s.shared == SharedOperand::A) {
+        EXPECT_EQ(s.n % 2, 0u) << tiles << " tiles, size " << size;
+      } else if (s.shared == SharedOperand::B) {
+        EXPECT_EQ(s.m % 2, 0u) << tiles << " tiles, size " << size;
+      }
+    }
+}
+
+// A plan depends on whether the target shares exchange buses, so the cache tells them apart.
+TEST(MatMulPlan, CacheKeepsPlansForTargetsWithAndWithoutBusSharingApart) {
+  poplin::PlanningCache cache;
+  MatMulProblem p;
+  p.m = p.k = p.n = 1024;
+  p.inputType = p.outputType = FLOAT;
+  const MatMulPlan &shared = getMatMulPlan(ipu2(true), p, {}, &cache);
+  const MatMulPlan &alone = getMatMulPlan(ipu2(false), p, {}, &cache);
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_NE(shared.split.shared, alone.split.shared);
+}
+
+// A convolution's A is its input viewed as im2col where createInput spread it, not laid out by
+// the plan: tile pairs may share the weights' block but not A's. The same product with A laid
+// out by the plan does share it, so the check can fail.
+TEST(MatMulPlan, ConvolutionsGatheredInputIsNotSharedByTilePairs) {
+  const Target target = Target::createIPUTarget(1, 4, "ipu2");
+  const poplin::ConvParams conv(FLOAT, 1, {28, 28}, {3, 3}, 16, 16, 1);
+  const MatMulProblem gathered = matMulProblemOf(conv);
+  MatMulProblem laidOut = gathered;
+  laidOut.lhsInPlanLayout = true;
+  EXPECT_EQ(planMatMul(target, laidOut, {}).split.shared, SharedOperand::A);
+  EXPECT_NE(planMatMul(target, gathered, {}).split.shared, SharedOperand::A);
+  for (unsigned tiles : {4u, 16u, 1472u})
+    for (std::size_t chans : {1u, 16u})
+      for (std::size_t kernel : {1u, 3u, 5u}) {
+        const poplin::ConvParams p(FLOAT, 8, {28, 28}, {kernel, kernel}, chans, 16, 1);
+        EXPECT_NE(planMatMul(Target::createIPUTarget(1, tiles, "ipu2"), matMulProblemOf(p), {})
+                      .split.shared,
+                  SharedOperand::A)
+            << tiles << " tiles, " << chans << " channels, kernel " << kernel;
+      }
 }
 
 TEST(MatMulPlan, CacheHoldsOnePlanPerProblem) {
