@@ -220,6 +220,7 @@ void Engine::resetExecutionProfile() {
   e.profile.runs.clear();
   e.profile.executions.clear();
   e.profile.tileCycles.clear();
+  e.profile.everyTile = {};
   e.profile.totalCycles = 0;
 }
 

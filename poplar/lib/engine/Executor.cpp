@@ -59,17 +59,8 @@ WorkerPool &Executor::pool() {
 }
 
 void Executor::advance(std::uint64_t TileCycles::*phase, std::uint64_t cycles) {
-  common_.*phase += cycles;
+  profile_.everyTile.*phase += cycles;
   device_.clock += cycles;
-}
-
-void Executor::foldCommonCycles() {
-  for (auto &t : profile_.tileCycles)
-    for (auto phase : {&TileCycles::computeIncludingIdle, &TileCycles::computeExcludingIdle,
-                       &TileCycles::internalExchange, &TileCycles::globalExchange,
-                       &TileCycles::hostExchange, &TileCycles::sync})
-      t.*phase += common_.*phase;
-  common_ = TileCycles();
 }
 
 void Executor::recordStep(std::uint32_t step, std::uint64_t from) {
@@ -180,11 +171,11 @@ void Executor::compute(std::uint32_t index) {
   for (const auto &work : plan.tiles) {
     longest = std::max(longest, work.tileCycles);
     auto &tc = profile_.tileCycles[work.tile];
-    tc.sync -= work.tileCycles; // wraps below zero until common_ is folded in: unsigned
+    tc.sync -= work.tileCycles; // may wrap below zero: everyTile.sync adds `longest` back
     tc.computeIncludingIdle += work.tileCycles;
     tc.computeExcludingIdle += work.busyCycles;
   }
-  common_.sync += longest;
+  profile_.everyTile.sync += longest;
   const std::uint64_t *vertexCycles = plan.vertexCycles.data();
   for (const auto &span : plan.typeSpans) {
     std::uint64_t sum = 0;
@@ -260,11 +251,6 @@ std::uint64_t Executor::run(unsigned index, std::ostream &printStream) {
     }
     viewsOfLoad_ = device_.loads;
   }
-  // However the run ends, the tiles' common cycles reach the profile once.
-  struct Fold {
-    Executor &e;
-    ~Fold() { e.foldCommonCycles(); }
-  } fold{*this};
   auto &loopCounters = loopCounters_;
   auto &returnStack = returnStack_;
   loopCounters.clear();

@@ -53,10 +53,9 @@ private:
   void print(const CompiledPrint &p);
   std::int64_t readScalar(const ScalarRef &s) const;
   /// Adds cycles to every tile's `phase` counter and advances the clock: the tiles' share is
-  /// kept once in common_ until the run ends (foldCommonCycles), so a step costs O(1), not
+  /// kept once in the profile (ProfileData::everyTile), so neither a step nor a run costs
   /// O(tiles).
   void advance(std::uint64_t TileCycles::*phase, std::uint64_t cycles);
-  void foldCommonCycles();
   void recordStep(std::uint32_t step, std::uint64_t from);
   WorkerPool &pool();
 
@@ -76,7 +75,6 @@ private:
   };
   std::vector<Scratch> scratch_; // one per host thread, reused by every vertex run
   std::uint32_t run_ = 0;
-  TileCycles common_; // cycles every tile spent in each phase, not yet in profile_.tileCycles
 
   // Plans, made on each step's first execution.
   std::vector<std::optional<ComputePlan>> computePlans_;

@@ -97,8 +97,22 @@ struct ProfileData {
   // Execution (empty until a run)
   std::vector<ProgramRun> runs;
   std::vector<StepExecution> executions;
-  std::vector<TileCycles> tileCycles; // numTiles entries once anything ran
+  std::vector<TileCycles> tileCycles; // numTiles entries once anything ran: each tile's own part
+  // What every tile spent alike (syncs, exchanges, the compute phases they waited out), kept once
+  // rather than added to each tile's entry at every run.
+  TileCycles everyTile;
   std::uint64_t totalCycles = 0;
+
+  /// Tile t's cycles in each phase: its own part and what every tile spent.
+  TileCycles cyclesOfTile(std::size_t t) const {
+    const TileCycles &own = tileCycles[t];
+    return {own.computeIncludingIdle + everyTile.computeIncludingIdle,
+            own.computeExcludingIdle + everyTile.computeExcludingIdle,
+            own.internalExchange + everyTile.internalExchange,
+            own.globalExchange + everyTile.globalExchange,
+            own.hostExchange + everyTile.hostExchange,
+            own.sync + everyTile.sync};
+  }
 };
 
 } // namespace poplar::detail

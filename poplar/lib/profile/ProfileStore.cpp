@@ -163,7 +163,7 @@ void writeTables(Database &db, const ProfileData &d) {
   }
   Insert tileCycles(db, "INSERT INTO tile_cycles VALUES(?,?,?,?,?,?,?)");
   for (std::size_t t = 0; t < d.tileCycles.size(); ++t) {
-    const auto &c = d.tileCycles[t];
+    const TileCycles c = d.cyclesOfTile(t);
     tileCycles.row(t, c.computeIncludingIdle, c.computeExcludingIdle, c.internalExchange,
                    c.globalExchange, c.hostExchange, c.sync);
   }

@@ -315,8 +315,8 @@ void printExecution(std::ostream &out, const ProfileData &d, const SummaryOption
   double tiles = d.tileCycles.empty() ? 1 : double(d.tileCycles.size());
   auto average = [&](const char *label, std::uint64_t TileCycles::*field) {
     std::uint64_t sum = 0;
-    for (const auto &t : d.tileCycles)
-      sum += t.*field;
+    for (std::size_t t = 0; t < d.tileCycles.size(); ++t)
+      sum += d.cyclesOfTile(t).*field;
     double avg = double(sum) / tiles;
     double pct = d.totalCycles ? 100.0 * avg / double(d.totalCycles) : 0;
     out << "  " << padTo(label, 54) << withCommas(avg) << " (" << withCommas(pct)
