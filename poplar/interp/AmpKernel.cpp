@@ -21,13 +21,6 @@ using popsdk::support::copyBytes;
 typedef float Lanes8 __attribute__((vector_size(32)));
 typedef float Lanes16 __attribute__((vector_size(64)));
 
-// The coefficients as vectors, one per input channel (loaded inside each clone, so they are
-// in the clone's registers).
-#define AMP_LOAD_ROWS(Lanes, a, w)                                                                 \
-  Lanes w[AmpPassState::kMaxChans];                                                                \
-  for (uint32_t i = 0; i < (a).inChans; ++i)                                                       \
-    std::memcpy(&w[i], (a).w[i], sizeof(Lanes));
-
 void halvesToFloats(const uint8_t *src, uint32_t n, float *dst) {
   uint16_t h[AmpPassState::kMaxChans];
   copyBytes<32>(reinterpret_cast<uint8_t *>(h), src, 2 * n);
@@ -96,7 +89,10 @@ ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t
 __attribute__((target_clones("avx512f", "avx2", "default"))) void
 ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero,
                 bool halfPartials) {
-  AMP_LOAD_ROWS(Lanes16, a, w)
+  // The coefficients as vectors, one per input channel, in the clone's registers.
+  Lanes16 w[AmpPassState::kMaxChans];
+  for (uint32_t i = 0; i < a.inChans; ++i)
+    std::memcpy(&w[i], a.w[i], sizeof(Lanes16));
   const Lanes16 nan = Lanes16{} + isa::bitsToFloat(isa::kCanonicalNaN);
   for (uint32_t p = 0; p < n; ++p) {
     float xs[AmpPassState::kMaxChans];
@@ -126,7 +122,5 @@ ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t
     }
   }
 }
-
-#undef AMP_LOAD_ROWS
 
 } // namespace poplar::interp
