@@ -26,6 +26,43 @@ const std::string kShapes = codeletPath("Shapes.cpp");
 
 } // namespace
 
+namespace {
+
+struct AlignedSumRun {
+  float result = 0;
+  std::uint64_t cycles = 0;
+};
+
+/// Runs AlignedSum on tile 0 over the 7 elements of `f` and `h` from `start` (variables of
+/// `graph`, whose host values are `fHost` and `hHost`) into a scalar made after them.
+AlignedSumRun runAlignedSum(Device &device, Graph &graph, const Tensor &f, const Tensor &h,
+                            unsigned start, const std::vector<float> &fHost,
+                            const std::vector<std::uint16_t> &hHost) {
+  Tensor out = graph.addVariable(FLOAT, {}, "out");
+  for (const Tensor &t : {f, h, out})
+    graph.setTileMapping(t, 0);
+  ComputeSet cs = graph.addComputeSet("aligned");
+  VertexRef v = graph.addVertex(cs, "AlignedSum");
+  graph.connect(v["in"], f.slice(start, start + 7));
+  graph.connect(v["halves"], h.slice(start, start + 7));
+  graph.connect(v["out"], out);
+  graph.setTileMapping(v, 0);
+  graph.createHostWrite("f", f);
+  graph.createHostWrite("h", h);
+  graph.createHostRead("out", out);
+  Engine engine(graph, Execute(cs));
+  engine.load(device);
+  engine.writeTensor("f", fHost.data(), fHost.data() + fHost.size());
+  engine.writeTensor("h", hHost.data(), hHost.data() + hHost.size());
+  engine.run(0);
+  AlignedSumRun run;
+  engine.readTensor("out", &run.result, &run.result + 1);
+  run.cycles = engine.getLastRunCycles();
+  return run;
+}
+
+} // namespace
+
 // The vertex returns false if a field asking for 8-byte alignment is not 8-byte aligned; slices
 // starting 4 (float) or 2, 4, 6 (half) bytes into a variable must be copied to aligned buffers.
 TEST(Layout, AlignmentIsHonouredThroughCopies) {
@@ -35,34 +72,17 @@ TEST(Layout, AlignmentIsHonouredThroughCopies) {
     Graph graph(device.getTarget());
     graph.addCodelets(kLayout);
     Tensor f = graph.addVariable(FLOAT, {12}, "f"), h = graph.addVariable(HALF, {12}, "h");
-    Tensor out = graph.addVariable(FLOAT, {}, "out");
-    graph.setTileMapping(f, 0);
-    graph.setTileMapping(h, 0);
-    graph.setTileMapping(out, 0);
-    ComputeSet cs = graph.addComputeSet("aligned");
-    VertexRef v = graph.addVertex(cs, "AlignedSum");
-    graph.connect(v["in"], f.slice(start, start + 7));
-    graph.connect(v["halves"], h.slice(start, start + 7));
-    graph.connect(v["out"], out);
-    graph.setTileMapping(v, 0);
-    graph.createHostWrite("f", f);
-    graph.createHostWrite("h", h);
-    graph.createHostRead("out", out);
-    Engine engine(graph, Execute(cs));
-    engine.load(device);
     std::vector<float> fHost(12);
     std::iota(fHost.begin(), fHost.end(), 1.0f);
     std::vector<std::uint16_t> hHost(12);
     for (unsigned i = 0; i < 12; ++i)
       hHost[i] = floatToHalf(0.5f * float(i));
-    engine.writeTensor("f", fHost.data(), fHost.data() + 12);
-    engine.writeTensor("h", hHost.data(), hHost.data() + 12);
-    ASSERT_NO_THROW(engine.run(0));
-    float result = 0, expected = 0;
-    engine.readTensor("out", &result, &result + 1);
+    AlignedSumRun run;
+    ASSERT_NO_THROW(run = runAlignedSum(device, graph, f, h, start, fHost, hHost));
+    float expected = 0;
     for (unsigned i = start; i < start + 7; ++i)
       expected += fHost[i] + 0.5f * float(i);
-    EXPECT_EQ(result, expected);
+    EXPECT_EQ(run.result, expected);
   }
 }
 
@@ -76,30 +96,13 @@ TEST(Layout, VariableIsPlacedToSuitItsVerticesAlignment) {
     Graph graph(device.getTarget());
     graph.addCodelets(kLayout);
     Tensor pad = graph.addVariable(FLOAT, {padding}, "pad");
+    graph.setTileMapping(pad, 0);
     Tensor f = graph.addVariable(FLOAT, {7}, "f"), h = graph.addVariable(HALF, {7}, "h");
-    Tensor out = graph.addVariable(FLOAT, {}, "out");
-    for (const Tensor &t : {pad, f, h, out})
-      graph.setTileMapping(t, 0);
-    ComputeSet cs = graph.addComputeSet("aligned");
-    VertexRef v = graph.addVertex(cs, "AlignedSum");
-    graph.connect(v["in"], f);
-    graph.connect(v["halves"], h);
-    graph.connect(v["out"], out);
-    graph.setTileMapping(v, 0);
-    graph.createHostWrite("f", f);
-    graph.createHostWrite("h", h);
-    graph.createHostRead("out", out);
-    Engine engine(graph, Execute(cs));
-    engine.load(device);
-    const std::vector<float> fHost(7, 1.0f);
-    const std::vector<std::uint16_t> hHost(7, floatToHalf(0.5f));
-    engine.writeTensor("f", fHost.data(), fHost.data() + 7);
-    engine.writeTensor("h", hHost.data(), hHost.data() + 7);
-    ASSERT_NO_THROW(engine.run(0));
-    float result = 0;
-    engine.readTensor("out", &result, &result + 1);
-    EXPECT_EQ(result, 7 * 1.5f);
-    cycles.push_back(engine.getLastRunCycles());
+    AlignedSumRun run;
+    ASSERT_NO_THROW(run = runAlignedSum(device, graph, f, h, 0, std::vector<float>(7, 1.0f),
+                                        std::vector<std::uint16_t>(7, floatToHalf(0.5f))));
+    EXPECT_EQ(run.result, 7 * 1.5f);
+    cycles.push_back(run.cycles);
   }
   EXPECT_EQ(cycles[0], cycles[1]);
 }
