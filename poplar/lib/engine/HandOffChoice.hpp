@@ -7,10 +7,13 @@ namespace poplar::detail {
 /// caller waits for it, so handing off can lose however much work a step has. So each step that
 /// could use the pool times both ways on itself and keeps the faster, retrying the other after
 /// kFirstProbe executions, and after twice as many each time the choice holds (up to
-/// kMaxProbe). Only which thread runs a chunk depends on it, never a result.
+/// kMaxProbe). A try is kProbeRuns executions of which only the last is timed: the first of the
+/// pool's after a spell without it wakes its sleeping workers and moves the step's tile memory
+/// into their caches, a cost the choice would otherwise always hold against the pool. Only which
+/// thread runs a chunk depends on it, never a result.
 class HandOffChoice {
 public:
-  static constexpr unsigned kFirstProbe = 8, kMaxProbe = 512;
+  static constexpr unsigned kFirstProbe = 8, kMaxProbe = 512, kProbeRuns = 3;
 
   /// Whether this execution uses the pool.
   bool useThreads();
@@ -20,8 +23,10 @@ public:
 private:
   double seconds_[2] = {0, 0}; // smoothed time alone [0] and with the pool [1]; 0: not yet timed
   unsigned sinceProbe_ = 0, probeEvery_ = kFirstProbe;
-  bool probing_ = false;
+  unsigned probeLeft_ = 0; // executions left of the current try of probeThreads_
+  bool probeThreads_ = false;
   bool fasterWithThreads() const { return seconds_[1] < seconds_[0]; }
+  void startProbe(bool threads);
 };
 
 } // namespace poplar::detail

@@ -108,6 +108,24 @@ TileView viewOf(std::vector<std::uint8_t> &memory) {
   return {mem, interp::ops::window(mem)};
 }
 
+namespace {
+
+/// What a step reads per tile (its view, its first vertex, that vertex's state in the tile's
+/// memory) lies in about a megabyte at 1,472 tiles, more than a core's L2 cache: fetching the
+/// next tiles' while this one runs hides most of the misses a tiny vertex otherwise waits on.
+void prefetchAhead(const VertexStep &step, const TileWork *work, const TileWork *last) {
+  if (last - work > 2) {
+    __builtin_prefetch(&step.tiles[work[2].tile]);
+    __builtin_prefetch(&step.cs.vertices[work[2].begin]);
+  }
+  if (last - work > 1 && work[1].begin < work[1].end) {
+    const TileView &next = step.tiles[work[1].tile];
+    __builtin_prefetch(next.mem.data + step.cs.vertices[work[1].begin].stateOffset);
+  }
+}
+
+} // namespace
+
 std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *last,
                             interp::WorkerState &scratch, TileWork **failed) {
   const CompiledGraph &cg = step.cg;
@@ -142,6 +160,7 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   interp::NativeFrame frame;
   std::exception_ptr error;
   for (TileWork *work = first; work != last; ++work) {
+    prefetchAhead(step, work, last);
     const TileView &tile = step.tiles[work->tile];
     const auto &stacks = cg.stacks[work->tile];
     launch.stackSize = stacks.bytesPerWorker;

@@ -18,7 +18,7 @@ constexpr auto kWorkerSpin = std::chrono::microseconds(30);
 // The caller waits this long for the last chunks (running on workers) before it sleeps.
 constexpr auto kCallerSpin = std::chrono::microseconds(200);
 
-std::uint32_t countOf(std::uint64_t ticket) { return std::uint32_t(ticket >> 16) & 0xffff; }
+std::uint32_t endOf(std::uint64_t ticket) { return std::uint32_t(ticket >> 16) & 0xffff; }
 std::uint32_t nextOf(std::uint64_t ticket) { return std::uint32_t(ticket) & 0xffff; }
 
 void cpuRelax() {
@@ -59,21 +59,24 @@ WorkerPool::~WorkerPool() {
 
 bool WorkerPool::claimable() const {
   auto t = ticket_.load();
-  return nextOf(t) < countOf(t);
+  return nextOf(t) < endOf(t);
 }
 
-/// Claims the next chunk of the current step and runs it; false when none is left. The claim
-/// is a compare-and-swap on the whole ticket, so a thread holding a stale ticket (an earlier
-/// step's) can never claim a chunk of a later one, and `task_` is the claimed step's: it is
-/// written before the ticket is published and rewritten only after every chunk has returned.
+/// Claims a chunk of the current step, from the front or the back, and runs it; false when none
+/// is left. The claim is a compare-and-swap on the whole ticket, so a thread holding a stale ticket
+/// (an earlier step's) can never claim a chunk of a later one, and `task_` is the claimed step's:
+/// it is written before the ticket is published and rewritten only after every chunk has returned.
 bool WorkerPool::claimAndRun(unsigned thread) {
+  const bool first = thread == 0;
   auto t = ticket_.load(std::memory_order_acquire);
-  while (nextOf(t) < countOf(t)) {
-    if (!ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel,
+  while (nextOf(t) < endOf(t)) {
+    const std::uint64_t claimed = first ? t + 1 : t - (std::uint64_t(1) << 16);
+    if (!ticket_.compare_exchange_weak(t, claimed, std::memory_order_acq_rel,
                                        std::memory_order_acquire))
       continue;
-    task_(nextOf(t), thread);
-    if (done_.fetch_add(1) + 1 == countOf(t) && callerSleeping_.load()) {
+    const std::uint32_t chunks = chunks_; // read before done_ lets the caller publish the next
+    task_(first ? nextOf(t) : endOf(t) - 1, thread);
+    if (done_.fetch_add(1) + 1 == chunks && callerSleeping_.load()) {
       std::lock_guard<std::mutex> lock(mutex_);
       finished_.notify_one();
     }
@@ -110,6 +113,7 @@ void WorkerPool::run(std::uint32_t chunks, ChunkTask task) {
     return;
   }
   task_ = task;
+  chunks_ = chunks;
   done_.store(0);
   ++generation_;
   ticket_.store(std::uint64_t(generation_) << 32 | std::uint64_t(chunks) << 16);

@@ -29,10 +29,13 @@ private:
 };
 
 /// Host threads that stay alive between steps. A step publishes its chunks in one atomic word;
-/// the caller and the workers claim them one at a time, and the caller returns once every chunk
-/// has run. The caller never waits for a worker that has not claimed a chunk, so a worker that
-/// is slow to wake costs nothing. An idle worker spins for a few microseconds (consecutive steps
-/// follow that closely) and then sleeps, so an idle engine uses no CPU.
+/// the caller claims them one at a time from the first, the workers from the last, and the
+/// caller returns once every chunk has run. Claiming from the two ends keeps a chunk on the same
+/// thread from step to step (the two meet about where they met before), so the tile memory a
+/// chunk writes stays in that core's cache: handed between cores at every step, those lines cost
+/// more than the work. The caller never waits for a worker that has not claimed a chunk, so a
+/// worker that is slow to wake costs nothing. An idle worker spins for a few microseconds
+/// (consecutive steps follow that closely) and then sleeps, so an idle engine uses no CPU.
 class WorkerPool {
 public:
   /// Chunks one step may have (the ticket word holds the count in 16 bits).
@@ -52,16 +55,18 @@ public:
   void run(std::uint32_t chunks, ChunkTask task);
 
 private:
+  /// Claims the first unclaimed chunk (the caller) or the last (a worker) and runs it.
   bool claimAndRun(unsigned thread);
   bool claimable() const;
   void workerLoop(unsigned thread);
 
   std::vector<std::thread> workers_;
-  // generation (32 bits) | chunk count (16) | next unclaimed chunk (16). It and done_ each have
-  // a cache line: every claim writes the one, every finished chunk the other.
+  // generation (32 bits) | end of the unclaimed chunks (16) | first unclaimed chunk (16). It and
+  // done_ each have a cache line: every claim writes the one, every finished chunk the other.
   alignas(64) std::atomic<std::uint64_t> ticket_{0};
   alignas(64) std::atomic<std::uint32_t> done_{0}; // chunks of this step that have returned
   alignas(64) ChunkTask task_;                     // written before the ticket is published
+  std::uint32_t chunks_ = 0;                       // the same
   std::uint32_t generation_ = 0;
   // Sleeping: workers wait on wake_ for a new step, the caller on finished_ for the last chunk.
   std::mutex mutex_;
