@@ -1,6 +1,7 @@
-// The AMP pass loops over field positions, cloned for AVX-512, AVX2 and the baseline (the loader
-// picks the widest the host has). Contraction into fma stays off (CMakeLists), so every clone
-// sums in the same order as the reference: per output, input channel by input channel.
+// The AMP pass loops over field positions, cloned for x86-64-v4 (AVX-512), v3 (AVX2, F16C) and
+// the baseline (the loader picks the widest the host has). Contraction into fma stays off
+// (CMakeLists), so every clone sums in the same order as the reference: per output, input channel
+// by input channel.
 #include "interp/AmpKernel.hpp"
 
 #include "isa/Half.hpp"
@@ -17,15 +18,45 @@ namespace {
 // cost more than the arithmetic when a pass covers a few positions (a batch-8 matmul).
 using popsdk::support::copyBytes;
 
+#define POPSDK_AMP_CLONES                                                                          \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
 // A unit's outputs as one vector: 8 f32 lanes, or 16 for f16 data.
 typedef float Lanes8 __attribute__((vector_size(32)));
 typedef float Lanes16 __attribute__((vector_size(64)));
 
-void halvesToFloats(const uint8_t *src, uint32_t n, float *dst) {
-  uint16_t h[AmpPassState::kMaxChans];
-  copyBytes<32>(reinterpret_cast<uint8_t *>(h), src, 2 * n);
-  for (uint32_t i = 0; i < n; ++i)
-    dst[i] = isa::halfToFloat(h[i]);
+// 16 halves as one vector: a clone for a host with F16C converts them in a few instructions (the
+// conversion is exact, so every clone gives the same floats).
+typedef _Float16 Halves16 __attribute__((vector_size(32)));
+
+/// n <= 16 halves at src as floats; lanes from n on are zero.
+__attribute__((always_inline)) inline void halvesToFloats(const uint8_t *src, uint32_t n,
+                                                          Lanes16 &floats) {
+  Halves16 h = {};
+  copyBytes<32>(reinterpret_cast<uint8_t *>(&h), src, 2 * n);
+  floats = __builtin_convertvector(h, Lanes16);
+}
+
+/// Whether interleaving positions gives what running them one by one gives: no position's output
+/// overlaps another's or any input (elements of inSize and outSize bytes).
+bool independentPositions(const AmpPassState &a, const uint8_t *in, const uint8_t *out, uint32_t n,
+                          uint32_t inSize, uint32_t outSize) {
+  const std::size_t inSpan = std::size_t(n - 1) * a.inStride + inSize * a.inChans,
+                    outSpan = std::size_t(n - 1) * a.outStride + outSize * a.outChans;
+  return a.outStride >= outSize * a.outChans && (out >= in + inSpan || in >= out + outSpan);
+}
+
+/// A position's inputs and outputs are a line or two each, a stride apart, and are the pass's
+/// cache misses: the next group's (4 from `from`) are fetched while this group sums.
+__attribute__((always_inline)) inline void prefetchPositions(const AmpPassState &a,
+                                                             const uint8_t *in, uint8_t *out,
+                                                             uint32_t from, uint32_t n,
+                                                             uint32_t inSize) {
+  for (uint32_t p = from; p < from + 4 && p < n; ++p) {
+    __builtin_prefetch(in + std::size_t(p) * a.inStride);
+    __builtin_prefetch(in + std::size_t(p) * a.inStride + inSize * a.inChans - 1);
+    __builtin_prefetch(out + std::size_t(p) * a.outStride, 1);
+  }
 }
 
 // kPositions positions of an f32 pass from position p: their sums are independent, so
@@ -68,59 +99,72 @@ __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a
   }
 }
 
+// kPositions positions of an f16 pass from position p, interleaved as the f32 pass's are: each
+// position's sum runs input channel by input channel in float, as the reference's does.
+template <uint32_t kPositions>
+__attribute__((always_inline)) inline void
+ampF16Positions(const AmpPassState &a, const Lanes16 *w, const uint8_t *in, uint8_t *out,
+                uint32_t p, bool zero, bool halfPartials) {
+  Lanes16 x[kPositions], acc[kPositions];
+  for (uint32_t k = 0; k < kPositions; ++k) {
+    halvesToFloats(in + std::size_t(p + k) * a.inStride, a.inChans, x[k]);
+    const uint8_t *y = out + std::size_t(p + k) * a.outStride;
+    acc[k] = Lanes16{};
+    if (zero)
+      continue;
+    if (halfPartials)
+      halvesToFloats(y, a.outChans, acc[k]);
+    else
+      copyBytes<64>(reinterpret_cast<uint8_t *>(&acc[k]), y, 4 * a.outChans);
+  }
+  for (uint32_t i = 0; i < a.inChans; ++i)
+    for (uint32_t k = 0; k < kPositions; ++k)
+      acc[k] += w[i] * x[k][i];
+  const Lanes16 nan = Lanes16{} + isa::bitsToFloat(isa::kCanonicalNaN);
+  for (uint32_t k = 0; k < kPositions; ++k) {
+    const Lanes16 result = acc[k] != acc[k] ? nan : acc[k];
+    uint8_t *y = out + std::size_t(p + k) * a.outStride;
+    if (halfPartials) {
+      float r[16];
+      std::memcpy(r, &result, sizeof r);
+      uint16_t h[16];
+      for (uint32_t o = 0; o < a.outChans; ++o)
+        h[o] = isa::floatToHalf(r[o]);
+      copyBytes<32>(y, reinterpret_cast<const uint8_t *>(h), 2 * a.outChans);
+    } else {
+      copyBytes<64>(y, reinterpret_cast<const uint8_t *>(&result), 4 * a.outChans);
+    }
+  }
+}
+
 } // namespace
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero) {
+POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out,
+                                       uint32_t n, bool zero) {
   uint32_t p = 0;
-  // Interleaved only where position by position gives the same: no output overlaps another
-  // position's output or any input.
-  const std::size_t inSpan = std::size_t(n - 1) * a.inStride + 4 * a.inChans,
-                    outSpan = std::size_t(n - 1) * a.outStride + 4 * a.outChans;
-  const bool independent =
-      a.outStride >= 4 * a.outChans && (out >= in + inSpan || in >= out + outSpan);
-  if (independent)
-    for (; p + 4 <= n; p += 4)
+  if (independentPositions(a, in, out, n, 4, 4))
+    for (; p + 4 <= n; p += 4) {
+      prefetchPositions(a, in, out, p + 4, n, 4);
       ampF32Positions<4>(a, in, out, p, zero);
+    }
   for (; p < n; ++p)
     ampF32Positions<1>(a, in, out, p, zero);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero,
-                bool halfPartials) {
+POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out,
+                                       uint32_t n, bool zero, bool halfPartials) {
   // The coefficients as vectors, one per input channel, in the clone's registers.
   Lanes16 w[AmpPassState::kMaxChans];
   for (uint32_t i = 0; i < a.inChans; ++i)
     std::memcpy(&w[i], a.w[i], sizeof(Lanes16));
-  const Lanes16 nan = Lanes16{} + isa::bitsToFloat(isa::kCanonicalNaN);
-  for (uint32_t p = 0; p < n; ++p) {
-    float xs[AmpPassState::kMaxChans];
-    halvesToFloats(in + std::size_t(p) * a.inStride, a.inChans, xs);
-    uint8_t *y = out + std::size_t(p) * a.outStride;
-    float init[16] = {};
-    if (!zero) {
-      if (halfPartials)
-        halvesToFloats(y, a.outChans, init);
-      else
-        copyBytes<64>(reinterpret_cast<uint8_t *>(init), y, 4 * a.outChans);
+  uint32_t p = 0;
+  if (independentPositions(a, in, out, n, 2, halfPartials ? 2 : 4))
+    for (; p + 4 <= n; p += 4) {
+      prefetchPositions(a, in, out, p + 4, n, 2);
+      ampF16Positions<4>(a, w, in, out, p, zero, halfPartials);
     }
-    Lanes16 acc;
-    std::memcpy(&acc, init, sizeof acc);
-    for (uint32_t i = 0; i < a.inChans; ++i)
-      acc += w[i] * xs[i];
-    acc = acc != acc ? nan : acc;
-    float result[16];
-    std::memcpy(result, &acc, sizeof acc);
-    if (halfPartials) {
-      uint16_t h[16];
-      for (uint32_t o = 0; o < a.outChans; ++o)
-        h[o] = isa::floatToHalf(result[o]);
-      copyBytes<32>(y, reinterpret_cast<const uint8_t *>(h), 2 * a.outChans);
-    } else {
-      copyBytes<64>(y, reinterpret_cast<const uint8_t *>(result), 4 * a.outChans);
-    }
-  }
+  for (; p < n; ++p)
+    ampF16Positions<1>(a, w, in, out, p, zero, halfPartials);
 }
 
 } // namespace poplar::interp
