@@ -1,4 +1,4 @@
-// The AMP pass loops over field positions, cloned for x86-64-v4 (AVX-512), v3 (AVX2, F16C) and
+// The AMP pass loops over field positions, cloned for x86-64-v4 (AVX-512), v3 (AVX2) and
 // the baseline (the loader picks the widest the host has). Contraction into fma stays off
 // (CMakeLists), so every clone sums in the same order as the reference: per output, input channel
 // by input channel.
@@ -21,20 +21,40 @@ using popsdk::support::copyBytes;
 #define POPSDK_AMP_CLONES                                                                          \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
-// A unit's outputs as one vector: 8 f32 lanes, or 16 for f16 data.
+// A unit's outputs as 8-lane vectors: one for f32 data, two for f16 data (GCC compiles wider
+// vectors lane by lane in a clone whose registers are 8 lanes wide).
 typedef float Lanes8 __attribute__((vector_size(32)));
-typedef float Lanes16 __attribute__((vector_size(64)));
 
-// 16 halves as one vector: a clone for a host with F16C converts them in a few instructions (the
-// conversion is exact, so every clone gives the same floats).
-typedef _Float16 Halves16 __attribute__((vector_size(32)));
+typedef int32_t Ints8 __attribute__((vector_size(32)));
+typedef uint16_t Halves8 __attribute__((vector_size(16)));
 
-/// n <= 16 halves at src as floats; lanes from n on are zero.
+/// 8 halves as floats, exactly as isa::halfToFloat converts each, in vector integer operations
+/// (GCC 12 converts a vector of _Float16 element by element, even where F16C could do all 8).
+__attribute__((always_inline)) inline void halvesToFloats(Halves8 h, Lanes8 &floats) {
+  const Ints8 u = __builtin_convertvector(h, Ints8);
+  const Ints8 magnitude = u & 0x7fff, sign = (u & 0x8000) << 16;
+  const Ints8 normal = (magnitude << 13) + (112 << 23);
+  // Infinity, and NaN with its payload, quieted.
+  const Ints8 special = (magnitude << 13) | 0x7f800000 | (((magnitude & 0x3ff) != 0) & 0x400000);
+  // A subnormal half is a normal float: its integer significand times 2^-24, exactly.
+  const Lanes8 subnormalFloat = __builtin_convertvector(magnitude, Lanes8) * 0x1p-24f;
+  Ints8 subnormal;
+  std::memcpy(&subnormal, &subnormalFloat, sizeof subnormal);
+  const Ints8 bits = sign | (magnitude >= 0x7c00 ? special
+                             : magnitude < 0x400 ? subnormal
+                                                 : normal);
+  std::memcpy(&floats, &bits, sizeof floats);
+}
+
+/// n <= 16 halves at src as floats, 8 a vector; lanes from n on are zero.
 __attribute__((always_inline)) inline void halvesToFloats(const uint8_t *src, uint32_t n,
-                                                          Lanes16 &floats) {
-  Halves16 h = {};
-  copyBytes<32>(reinterpret_cast<uint8_t *>(&h), src, 2 * n);
-  floats = __builtin_convertvector(h, Lanes16);
+                                                          Lanes8 (&floats)[2]) {
+  Halves8 h[2];
+  h[0] = Halves8{};
+  h[1] = Halves8{};
+  copyBytes<32>(reinterpret_cast<uint8_t *>(h), src, 2 * n);
+  halvesToFloats(h[0], floats[0]);
+  halvesToFloats(h[1], floats[1]);
 }
 
 /// Whether interleaving positions gives what running them one by one gives: no position's output
@@ -103,36 +123,45 @@ __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a
 // position's sum runs input channel by input channel in float, as the reference's does.
 template <uint32_t kPositions>
 __attribute__((always_inline)) inline void
-ampF16Positions(const AmpPassState &a, const Lanes16 *w, const uint8_t *in, uint8_t *out,
+ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, uint8_t *out,
                 uint32_t p, bool zero, bool halfPartials) {
-  Lanes16 x[kPositions], acc[kPositions];
+  // The inputs are read one by one from memory (broadcast): as vectors they would take the
+  // registers the sums need.
+  float x[kPositions][16];
+  Lanes8 acc[kPositions][2];
   for (uint32_t k = 0; k < kPositions; ++k) {
-    halvesToFloats(in + std::size_t(p + k) * a.inStride, a.inChans, x[k]);
+    Lanes8 xk[2];
+    halvesToFloats(in + std::size_t(p + k) * a.inStride, a.inChans, xk);
+    std::memcpy(x[k], xk, sizeof xk);
     const uint8_t *y = out + std::size_t(p + k) * a.outStride;
-    acc[k] = Lanes16{};
+    acc[k][0] = acc[k][1] = Lanes8{};
     if (zero)
       continue;
     if (halfPartials)
       halvesToFloats(y, a.outChans, acc[k]);
     else
-      copyBytes<64>(reinterpret_cast<uint8_t *>(&acc[k]), y, 4 * a.outChans);
+      copyBytes<64>(reinterpret_cast<uint8_t *>(acc[k]), y, 4 * a.outChans);
   }
   for (uint32_t i = 0; i < a.inChans; ++i)
-    for (uint32_t k = 0; k < kPositions; ++k)
-      acc[k] += w[i] * x[k][i];
-  const Lanes16 nan = Lanes16{} + isa::bitsToFloat(isa::kCanonicalNaN);
+    for (uint32_t k = 0; k < kPositions; ++k) {
+      acc[k][0] += w[i][0] * x[k][i];
+      acc[k][1] += w[i][1] * x[k][i];
+    }
+  const Lanes8 nan = Lanes8{} + isa::bitsToFloat(isa::kCanonicalNaN);
   for (uint32_t k = 0; k < kPositions; ++k) {
-    const Lanes16 result = acc[k] != acc[k] ? nan : acc[k];
+    float result[16];
+    for (unsigned half = 0; half < 2; ++half) {
+      const Lanes8 r = acc[k][half] != acc[k][half] ? nan : acc[k][half];
+      std::memcpy(result + 8 * half, &r, sizeof r);
+    }
     uint8_t *y = out + std::size_t(p + k) * a.outStride;
     if (halfPartials) {
-      float r[16];
-      std::memcpy(r, &result, sizeof r);
       uint16_t h[16];
       for (uint32_t o = 0; o < a.outChans; ++o)
-        h[o] = isa::floatToHalf(r[o]);
+        h[o] = isa::floatToHalf(result[o]);
       copyBytes<32>(y, reinterpret_cast<const uint8_t *>(h), 2 * a.outChans);
     } else {
-      copyBytes<64>(y, reinterpret_cast<const uint8_t *>(&result), 4 * a.outChans);
+      copyBytes<64>(y, reinterpret_cast<const uint8_t *>(result), 4 * a.outChans);
     }
   }
 }
@@ -153,10 +182,10 @@ POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in,
 
 POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out,
                                        uint32_t n, bool zero, bool halfPartials) {
-  // The coefficients as vectors, one per input channel, in the clone's registers.
-  Lanes16 w[AmpPassState::kMaxChans];
+  // The coefficients as vectors, two per input channel.
+  Lanes8 w[AmpPassState::kMaxChans][2];
   for (uint32_t i = 0; i < a.inChans; ++i)
-    std::memcpy(&w[i], a.w[i], sizeof(Lanes16));
+    std::memcpy(w[i], a.w[i], sizeof w[i]);
   uint32_t p = 0;
   if (independentPositions(a, in, out, n, 2, halfPartials ? 2 : 4))
     for (; p + 4 <= n; p += 4) {
