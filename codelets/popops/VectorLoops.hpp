@@ -51,18 +51,18 @@ template <expr::UnaryOpType op, class T> constexpr bool vectorUnary() {
 /// two half2 words widened (f16v2tof32v2), `f` on each float lane, the results rounded back two
 /// lanes at a time (f32v2tof16v2, round to nearest even as a half store does) into one 64-bit
 /// store. Returns the elements done (whole vectors of aligned pointers, else none).
-template <class F>
-POPOPS_VEC_INLINE unsigned halfLanes(const half *a, const half *b, half *o, unsigned n, F f) {
-  const unsigned vectors = aligned8(a, b, o) ? n / 4 : 0;
-  const half2 *ah = reinterpret_cast<const half2 *>(a);
-  const half2 *bh = reinterpret_cast<const half2 *>(b);
+template <class F, class... In>
+POPOPS_VEC_INLINE unsigned halfLanes(half *o, unsigned n, F f, const In *...in) {
+  const unsigned vectors = aligned8(o, in...) ? n / 4 : 0;
   uint2 *ov = reinterpret_cast<uint2 *>(o);
   for (unsigned k = 0; k < vectors; ++k) {
     unsigned word[2];
     for (unsigned h = 0; h < 2; ++h) {
-      float2 x = __builtin_convertvector(ah[2 * k + h], float2);
-      float2 y = __builtin_convertvector(bh[2 * k + h], float2);
-      float2 r = {float(f(x.x, y.x)), float(f(x.y, y.y))}; // a predicate as 0 or 1
+      // Each operand's word is loaded and widened once: the two uses are the same value.
+      auto widen = [&](const half *p) {
+        return __builtin_convertvector(reinterpret_cast<const half2 *>(p)[2 * k + h], float2);
+      };
+      float2 r = {float(f(widen(in).x...)), float(f(widen(in).y...))}; // a predicate as 0 or 1
       word[h] = __builtin_bit_cast(unsigned, __builtin_convertvector(r, half2));
     }
     ov[k] = uint2{word[0], word[1]};
@@ -93,7 +93,7 @@ POPOPS_VEC_INLINE void binary(const T *a, const T *b, R *o, unsigned n) {
   if constexpr (vectorBinary<op, T>())
     i = wholeVectors(a, b, o, n, f);
   else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
-    i = halfLanes(a, b, o, n, f);
+    i = halfLanes(o, n, f, a, b);
   for (; i < n; ++i)
     o[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
 }
@@ -106,7 +106,8 @@ POPOPS_VEC_INLINE void unary(const T *a, R *o, unsigned n) {
   if constexpr (vectorUnary<op, T>())
     i = wholeVectors(a, a, o, n, f);
   else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
-    i = halfLanes(a, a, o, n, f);
+    i = halfLanes(
+        o, n, [](float x) { return device::unaryOp<op>(x); }, a);
   for (; i < n; ++i)
     o[i] = device::unaryOp<op>(Compute<T>(a[i]));
 }
@@ -158,6 +159,43 @@ template <class From, class To> POPOPS_VEC_INLINE void cast(const From *a, To *o
   }
   for (; i < n; ++i)
     o[i] = device::convert<To, From>(a[i]);
+}
+
+/// o[i] = min(max(a[i], lo[i]), hi[i]) for i < n: half four through float (max and min of
+/// widened halves are exact, so rounding back returns one of them). Float stays one element a
+/// trip: its lanes would be loaded as two 32-bit words each (docs/cycles-popops.md, cause 2), so
+/// a float2 loop saves no instruction.
+template <class T>
+POPOPS_VEC_INLINE void clamp(const T *a, const T *lo, const T *hi, T *o, unsigned n) {
+  using B = expr::BinaryOpType;
+  auto f = [](auto x, auto l, auto h) {
+    return device::binaryOp<B::MINIMUM>(device::binaryOp<B::MAXIMUM>(x, l), h);
+  };
+  unsigned i = 0;
+  if constexpr (IsSame<T, half>::value)
+    i = halfLanes(o, n, f, a, lo, hi);
+  for (; i < n; ++i)
+    o[i] = f(Compute<T>(a[i]), Compute<T>(lo[i]), Compute<T>(hi[i]));
+}
+
+/// The unsigned integer of a type's size.
+template <unsigned bytes> struct BitsOf;
+template <> struct BitsOf<1> { using type = unsigned char; };
+template <> struct BitsOf<2> { using type = unsigned short; };
+template <> struct BitsOf<4> { using type = unsigned; };
+
+/// o[i] = c[i] ? a[i] : b[i] for i < n. Both values are loaded before the select (a select of
+/// the two addresses makes popc reload the fields' base pointers every element: 10 instructions
+/// against 6), and selected as integers of T's size so that a half is not widened to float
+/// for the select. They are loaded as T: through a pointer cast to the integer type popc
+/// recomputes each address from the index (13 instructions).
+template <class T>
+POPOPS_VEC_INLINE void select(const T *a, const T *b, const bool *c, T *o, unsigned n) {
+  using Bits = typename BitsOf<sizeof(T)>::type;
+  for (unsigned i = 0; i < n; ++i) {
+    Bits x = __builtin_bit_cast(Bits, a[i]), y = __builtin_bit_cast(Bits, b[i]);
+    o[i] = __builtin_bit_cast(T, c[i] ? x : y);
+  }
 }
 
 /// x[i] = a * x[i] + b * y[i] for i < n, in T's compute type (float for half: the scales are
