@@ -7,6 +7,7 @@
 
 #include <poplar/HalfFloat.hpp>
 #include <popops/ElementwiseDevice.hpp>
+#include <utility>
 
 namespace popops {
 namespace vec {
@@ -47,6 +48,13 @@ template <expr::UnaryOpType op, class T> constexpr bool vectorUnary() {
   return device::isFloating<T>() && op == expr::UnaryOpType::SQUARE;
 }
 
+/// {f(x[0].x, x[1].x, ...), f(x[0].y, x[1].y, ...)}: `f` on each lane of the operands (a
+/// predicate as 0 or 1).
+template <class F, std::size_t... I>
+POPOPS_VEC_INLINE float2 eachLane(F f, const float2 *x, std::index_sequence<I...>) {
+  return float2{float(f(x[I].x...)), float(f(x[I].y...))};
+}
+
 /// Four halves a step through float, for the half ops with no f16v4 instruction: each operand's
 /// two half2 words widened (f16v2tof32v2), `f` on each float lane, the results rounded back two
 /// lanes at a time (f32v2tof16v2, round to nearest even as a half store does) into one 64-bit
@@ -58,11 +66,10 @@ POPOPS_VEC_INLINE unsigned halfLanes(half *o, unsigned n, F f, const In *...in) 
   for (unsigned k = 0; k < vectors; ++k) {
     unsigned word[2];
     for (unsigned h = 0; h < 2; ++h) {
-      // Each operand's word is loaded and widened once: the two uses are the same value.
-      auto widen = [&](const half *p) {
-        return __builtin_convertvector(reinterpret_cast<const half2 *>(p)[2 * k + h], float2);
-      };
-      float2 r = {float(f(widen(in).x...)), float(f(widen(in).y...))}; // a predicate as 0 or 1
+      // Each operand's word widened once, before `f` runs on either lane.
+      const float2 x[] = {
+          __builtin_convertvector(reinterpret_cast<const half2 *>(in)[2 * k + h], float2)...};
+      float2 r = eachLane(f, x, std::index_sequence_for<In...>());
       word[h] = __builtin_bit_cast(unsigned, __builtin_convertvector(r, half2));
     }
     ov[k] = uint2{word[0], word[1]};
