@@ -209,21 +209,30 @@ POPOPS_VEC_INLINE void select(const T *a, const T *b, const bool *c, T *o, unsig
 /// float, so half lanes are widened to float2, not computed as f16v4).
 template <class T>
 POPOPS_VEC_INLINE void scaledAdd(T *x, const T *y, unsigned n, Compute<T> a, Compute<T> b) {
-  unsigned i = 0;
+  auto scalar = [&](unsigned from) {
+    for (unsigned i = from; i < n; ++i)
+      x[i] = a * Compute<T>(x[i]) + b * Compute<T>(y[i]);
+  };
+  constexpr unsigned width = Vector64<T>::width;
+  if (width == 1 || !aligned8(x, y)) {
+    scalar(0);
+    return;
+  }
+  // The remainder before the vectors, and the unaligned case apart: every loop then directly
+  // follows its guard, so popc enters it by falling through and makes it a rpt loop (a vector
+  // loop behind the remainder's stays brnzdec: 1 cycle more a vector).
+  const unsigned vectors = n / width;
+  scalar(vectors * width);
+  const float2 av = {float(a), float(a)}, bv = {float(b), float(b)}; // unused for integers
   if constexpr (IsSame<T, float>::value) {
-    const unsigned vectors = aligned8(x, y) ? n / 2 : 0;
     float2 *xv = reinterpret_cast<float2 *>(x);
     const float2 *yv = reinterpret_cast<const float2 *>(y);
-    const float2 av = {a, a}, bv = {b, b};
     for (unsigned k = 0; k < vectors; ++k)
       xv[k] = av * xv[k] + bv * yv[k];
-    i = vectors * 2;
   } else if constexpr (IsSame<T, half>::value) {
-    const unsigned vectors = aligned8(x, y) ? n / 4 : 0;
     const half2 *xh = reinterpret_cast<const half2 *>(x);
     const half2 *yh = reinterpret_cast<const half2 *>(y);
     uint2 *xv = reinterpret_cast<uint2 *>(x);
-    const float2 av = {a, a}, bv = {b, b};
     for (unsigned k = 0; k < vectors; ++k) {
       float2 lo = av * __builtin_convertvector(xh[2 * k], float2) +
                   bv * __builtin_convertvector(yh[2 * k], float2);
@@ -232,10 +241,7 @@ POPOPS_VEC_INLINE void scaledAdd(T *x, const T *y, unsigned n, Compute<T> a, Com
       xv[k] = uint2{__builtin_bit_cast(unsigned, __builtin_convertvector(lo, half2)),
                     __builtin_bit_cast(unsigned, __builtin_convertvector(hi, half2))};
     }
-    i = vectors * 4;
   }
-  for (; i < n; ++i)
-    x[i] = a * Compute<T>(x[i]) + b * Compute<T>(y[i]);
 }
 
 #undef POPOPS_VEC_INLINE
