@@ -50,8 +50,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, out.size(), sizeof(T) < 2 ? 1 : sizeof(T));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      out[i] = in3[i] ? in1[i] : in2[i];
+    vec::select(&in1[r.begin], &in2[r.begin], &in3[r.begin], &out[r.begin], r.end - r.begin);
   }
 };
 
@@ -64,11 +63,8 @@ public:
   Output<Vector<T, VectorLayout::SPAN, 8>> out;
 
   void compute(unsigned wid) {
-    using B = expr::BinaryOpType;
     auto r = device::workerRange(wid, out.size(), sizeof(T));
-    for (unsigned i = r.begin; i < r.end; ++i)
-      out[i] = device::binaryOp<B::MINIMUM>(
-          device::binaryOp<B::MAXIMUM>(Compute<T>(in1[i]), Compute<T>(in2[i])), Compute<T>(in3[i]));
+    vec::clamp(&in1[r.begin], &in2[r.begin], &in3[r.begin], &out[r.begin], r.end - r.begin);
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include <poplar/HalfFloat.hpp>
 #include <popops/ElementwiseDevice.hpp>
+#include <utility>
 
 namespace popops {
 namespace vec {
@@ -47,22 +48,28 @@ template <expr::UnaryOpType op, class T> constexpr bool vectorUnary() {
   return device::isFloating<T>() && op == expr::UnaryOpType::SQUARE;
 }
 
+/// {f(x[0].x, x[1].x, ...), f(x[0].y, x[1].y, ...)}: `f` on each lane of the operands (a
+/// predicate as 0 or 1).
+template <class F, std::size_t... I>
+POPOPS_VEC_INLINE float2 eachLane(F f, const float2 *x, std::index_sequence<I...>) {
+  return float2{float(f(x[I].x...)), float(f(x[I].y...))};
+}
+
 /// Four halves a step through float, for the half ops with no f16v4 instruction: each operand's
 /// two half2 words widened (f16v2tof32v2), `f` on each float lane, the results rounded back two
 /// lanes at a time (f32v2tof16v2, round to nearest even as a half store does) into one 64-bit
 /// store. Returns the elements done (whole vectors of aligned pointers, else none).
-template <class F>
-POPOPS_VEC_INLINE unsigned halfLanes(const half *a, const half *b, half *o, unsigned n, F f) {
-  const unsigned vectors = aligned8(a, b, o) ? n / 4 : 0;
-  const half2 *ah = reinterpret_cast<const half2 *>(a);
-  const half2 *bh = reinterpret_cast<const half2 *>(b);
+template <class F, class... In>
+POPOPS_VEC_INLINE unsigned halfLanes(half *o, unsigned n, F f, const In *...in) {
+  const unsigned vectors = aligned8(o, in...) ? n / 4 : 0;
   uint2 *ov = reinterpret_cast<uint2 *>(o);
   for (unsigned k = 0; k < vectors; ++k) {
     unsigned word[2];
     for (unsigned h = 0; h < 2; ++h) {
-      float2 x = __builtin_convertvector(ah[2 * k + h], float2);
-      float2 y = __builtin_convertvector(bh[2 * k + h], float2);
-      float2 r = {float(f(x.x, y.x)), float(f(x.y, y.y))}; // a predicate as 0 or 1
+      // Each operand's word widened once, before `f` runs on either lane.
+      const float2 x[] = {
+          __builtin_convertvector(reinterpret_cast<const half2 *>(in)[2 * k + h], float2)...};
+      float2 r = eachLane(f, x, std::index_sequence_for<In...>());
       word[h] = __builtin_bit_cast(unsigned, __builtin_convertvector(r, half2));
     }
     ov[k] = uint2{word[0], word[1]};
@@ -93,7 +100,7 @@ POPOPS_VEC_INLINE void binary(const T *a, const T *b, R *o, unsigned n) {
   if constexpr (vectorBinary<op, T>())
     i = wholeVectors(a, b, o, n, f);
   else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
-    i = halfLanes(a, b, o, n, f);
+    i = halfLanes(o, n, f, a, b);
   for (; i < n; ++i)
     o[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
 }
@@ -106,7 +113,8 @@ POPOPS_VEC_INLINE void unary(const T *a, R *o, unsigned n) {
   if constexpr (vectorUnary<op, T>())
     i = wholeVectors(a, a, o, n, f);
   else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
-    i = halfLanes(a, a, o, n, f);
+    i = halfLanes(
+        o, n, [](float x) { return device::unaryOp<op>(x); }, a);
   for (; i < n; ++i)
     o[i] = device::unaryOp<op>(Compute<T>(a[i]));
 }
@@ -160,25 +168,71 @@ template <class From, class To> POPOPS_VEC_INLINE void cast(const From *a, To *o
     o[i] = device::convert<To, From>(a[i]);
 }
 
+/// o[i] = min(max(a[i], lo[i]), hi[i]) for i < n: half four through float (max and min of
+/// widened halves are exact, so rounding back returns one of them). Float stays one element a
+/// trip: its lanes would be loaded as two 32-bit words each (docs/cycles-popops.md, cause 2), so
+/// a float2 loop saves no instruction.
+template <class T>
+POPOPS_VEC_INLINE void clamp(const T *a, const T *lo, const T *hi, T *o, unsigned n) {
+  using B = expr::BinaryOpType;
+  auto f = [](auto x, auto l, auto h) {
+    return device::binaryOp<B::MINIMUM>(device::binaryOp<B::MAXIMUM>(x, l), h);
+  };
+  unsigned i = 0;
+  if constexpr (IsSame<T, half>::value)
+    i = halfLanes(o, n, f, a, lo, hi);
+  for (; i < n; ++i)
+    o[i] = f(Compute<T>(a[i]), Compute<T>(lo[i]), Compute<T>(hi[i]));
+}
+
+/// The unsigned integer of a type's size.
+template <unsigned bytes> struct BitsOf;
+template <> struct BitsOf<1> { using type = unsigned char; };
+template <> struct BitsOf<2> { using type = unsigned short; };
+template <> struct BitsOf<4> { using type = unsigned; };
+
+/// o[i] = c[i] ? a[i] : b[i] for i < n. Both values are loaded before the select (a select of
+/// the two addresses makes popc reload the fields' base pointers every element: 10 instructions
+/// against 6), and selected as integers of T's size so that a half is not widened to float
+/// for the select. They are loaded as T: through a pointer cast to the integer type popc
+/// recomputes each address from the index (13 instructions).
+template <class T>
+POPOPS_VEC_INLINE void select(const T *a, const T *b, const bool *c, T *o, unsigned n) {
+  using Bits = typename BitsOf<sizeof(T)>::type;
+  for (unsigned i = 0; i < n; ++i) {
+    Bits x = __builtin_bit_cast(Bits, a[i]), y = __builtin_bit_cast(Bits, b[i]);
+    o[i] = __builtin_bit_cast(T, c[i] ? x : y);
+  }
+}
+
 /// x[i] = a * x[i] + b * y[i] for i < n, in T's compute type (float for half: the scales are
 /// float, so half lanes are widened to float2, not computed as f16v4).
 template <class T>
 POPOPS_VEC_INLINE void scaledAdd(T *x, const T *y, unsigned n, Compute<T> a, Compute<T> b) {
-  unsigned i = 0;
+  auto scalar = [&](unsigned from) {
+    for (unsigned i = from; i < n; ++i)
+      x[i] = a * Compute<T>(x[i]) + b * Compute<T>(y[i]);
+  };
+  constexpr unsigned width = Vector64<T>::width;
+  if (width == 1 || !aligned8(x, y)) {
+    scalar(0);
+    return;
+  }
+  // The remainder before the vectors, and the unaligned case apart: every loop then directly
+  // follows its guard, so popc enters it by falling through and makes it a rpt loop (a vector
+  // loop behind the remainder's stays brnzdec: 1 cycle more a vector).
+  const unsigned vectors = n / width;
+  scalar(vectors * width);
+  const float2 av = {float(a), float(a)}, bv = {float(b), float(b)}; // unused for integers
   if constexpr (IsSame<T, float>::value) {
-    const unsigned vectors = aligned8(x, y) ? n / 2 : 0;
     float2 *xv = reinterpret_cast<float2 *>(x);
     const float2 *yv = reinterpret_cast<const float2 *>(y);
-    const float2 av = {a, a}, bv = {b, b};
     for (unsigned k = 0; k < vectors; ++k)
       xv[k] = av * xv[k] + bv * yv[k];
-    i = vectors * 2;
   } else if constexpr (IsSame<T, half>::value) {
-    const unsigned vectors = aligned8(x, y) ? n / 4 : 0;
     const half2 *xh = reinterpret_cast<const half2 *>(x);
     const half2 *yh = reinterpret_cast<const half2 *>(y);
     uint2 *xv = reinterpret_cast<uint2 *>(x);
-    const float2 av = {a, a}, bv = {b, b};
     for (unsigned k = 0; k < vectors; ++k) {
       float2 lo = av * __builtin_convertvector(xh[2 * k], float2) +
                   bv * __builtin_convertvector(yh[2 * k], float2);
@@ -187,10 +241,7 @@ POPOPS_VEC_INLINE void scaledAdd(T *x, const T *y, unsigned n, Compute<T> a, Com
       xv[k] = uint2{__builtin_bit_cast(unsigned, __builtin_convertvector(lo, half2)),
                     __builtin_bit_cast(unsigned, __builtin_convertvector(hi, half2))};
     }
-    i = vectors * 4;
   }
-  for (; i < n; ++i)
-    x[i] = a * Compute<T>(x[i]) + b * Compute<T>(y[i]);
 }
 
 #undef POPOPS_VEC_INLINE

@@ -44,7 +44,7 @@ CycleBound cycleBound(const PopopsVertex &v) {
   if (v.templ.rfind("Fill", 0) == 0)
     return {0.8, 2.5};
   // float <-> half casts: 7 instructions per 4 elements against PopLibs' 2; float and half
-  // scaled add: 7 per 2 floats, 19 per 4 halves (float scales: widened lanes) against 3.
+  // scaled add: 6 per 2 floats, 18 per 4 halves (float scales: widened lanes) against 3.
   bool floatHalfCast = v.templ.rfind("Cast", 0) == 0 && floating && v.outType != v.type &&
                        (v.outType == poplar::FLOAT || v.outType == poplar::HALF);
   if (floatHalfCast)
