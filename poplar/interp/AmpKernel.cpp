@@ -196,4 +196,12 @@ POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in,
     ampF16Positions<1>(a, w, in, out, p, zero, halfPartials);
 }
 
+POPSDK_AMP_CLONES void ampLoadRowsF16(AmpPassState &a, const uint8_t *src, uint32_t rowBytes) {
+  for (uint32_t i = 0; i < a.inChans; ++i) {
+    Lanes8 row[2];
+    halvesToFloats(src + std::size_t(i) * rowBytes, a.outChans, row);
+    std::memcpy(a.w[i], row, sizeof row);
+  }
+}
+
 } // namespace poplar::interp

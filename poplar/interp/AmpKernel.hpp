@@ -14,4 +14,8 @@ void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out, uin
 void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out, uint32_t n, bool zero,
                      bool halfPartials);
 
+/// Rows [0, a.inChans) of a.w from f16 coefficients at src (a.outChans of them a row, rows
+/// rowBytes apart), zero beyond a.outChans.
+void ampLoadRowsF16(AmpPassState &a, const uint8_t *src, uint32_t rowBytes);
+
 } // namespace poplar::interp

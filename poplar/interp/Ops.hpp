@@ -185,19 +185,7 @@ inline void ampF16(WorkerState &s, uint32_t lo, uint32_t hi) {
   }
 }
 
-// An AMP pass (Opcodes.def, group AmpPass). Element types: float, or uint16_t for f16; `p` is
-// a host pointer into tile memory that the caller checked.
-template <typename T> inline float ampElem(const uint8_t *p) {
-  if constexpr (sizeof(T) == 4) {
-    uint32_t bits;
-    std::memcpy(&bits, p, 4);
-    return f(bits);
-  } else {
-    uint16_t bits;
-    std::memcpy(&bits, p, 2);
-    return isa::halfToFloat(bits);
-  }
-}
+// An AMP pass (Opcodes.def, group AmpPass). Element types: float, or uint16_t for f16.
 
 // The trap an AMP access of `n` bytes at `addr` in steps of `stride` raises, if any:
 // alignment (of the address and of the stride) before bounds, as the reference checks.
@@ -221,15 +209,16 @@ inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uin
   a.outChans = oc;
   a.inChans = ic;
   const uint8_t *const src = m.data + (base - m.base);
+  if constexpr (sizeof(T) == 2) {
+    ampLoadRowsF16(a, src, 2 * stride); // the host's vector conversion (AmpKernel.cpp)
+    return Trap::None;
+  }
   for (uint32_t i = 0; i < ic; ++i) {
     float *row = a.w[i];
     std::fill(row, row + AmpPassState::kMaxChans, 0.0f); // a fixed size: a few vector stores
-    const uint8_t *const p = src + sizeof(T) * i * stride;
-    if constexpr (sizeof(T) == 4) // f32 coefficients are the words as they are: a row is a copy
-      popsdk::support::copyBytes<4 * maxOut>(reinterpret_cast<uint8_t *>(row), p, 4 * oc);
-    else
-      for (uint32_t o = 0; o < oc; ++o)
-        row[o] = ampElem<T>(p + sizeof(T) * o);
+    // f32 coefficients are the words as they are: a row is a copy
+    popsdk::support::copyBytes<4 * maxOut>(reinterpret_cast<uint8_t *>(row), src + 4 * i * stride,
+                                           4 * oc);
   }
   return Trap::None;
 }
