@@ -213,10 +213,12 @@ inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uin
     ampLoadRowsF16(a, src, 2 * stride); // the host's vector conversion (AmpKernel.cpp)
     return Trap::None;
   }
+  // f32 coefficients are the words as they are: a row is a copy of its 8 lanes (the f32 pass
+  // reads no more), zero beyond oc.
   for (uint32_t i = 0; i < ic; ++i) {
     float *row = a.w[i];
-    std::fill(row, row + AmpPassState::kMaxChans, 0.0f); // a fixed size: a few vector stores
-    // f32 coefficients are the words as they are: a row is a copy
+    if (oc < maxOut)
+      std::fill(row, row + maxOut, 0.0f);
     popsdk::support::copyBytes<4 * maxOut>(reinterpret_cast<uint8_t *>(row), src + 4 * i * stride,
                                            4 * oc);
   }
