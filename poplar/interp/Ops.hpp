@@ -185,8 +185,6 @@ inline void ampF16(WorkerState &s, uint32_t lo, uint32_t hi) {
   }
 }
 
-// An AMP pass (Opcodes.def, group AmpPass). Element types: float, or uint16_t for f16.
-
 // The trap an AMP access of `n` bytes at `addr` in steps of `stride` raises, if any:
 // alignment (of the address and of the stride) before bounds, as the reference checks.
 inline Trap ampAccessTrap(const TileMemory &m, uint32_t addr, uint64_t n, uint32_t stride,
@@ -196,6 +194,7 @@ inline Trap ampAccessTrap(const TileMemory &m, uint32_t addr, uint64_t n, uint32
   return n <= m.size && accessOk(m, addr, uint32_t(n), 1) ? Trap::None : Trap::OutOfBounds;
 }
 
+// An AMP coefficient load (Opcodes.def, group AmpPass) of T: float, or uint16_t for f16.
 template <typename T>
 inline Trap ampLoadPass(AmpPassState &a, const TileMemory &m, uint32_t base, uint32_t shape) {
   constexpr uint32_t maxOut = sizeof(T) == 4 ? 8 : 16;
