@@ -54,6 +54,7 @@ std::uint32_t scaleType(const detail::CompiledGraph &cg) {
 TEST(NativeVertexCode, EachTierCompilesWhenItShould) {
   const Compiled c = compiledScale();
   const std::uint32_t type = scaleType(*c.cg);
+  detail::NativeVertexCode::forgetSharedCode(); // another test's engine may have compiled it
 
   detail::NativeVertexCode interpreted(*c.cg, c.codelets, detail::VertexTier::Interpreter);
   interpreted.interpreted(type, detail::NativeVertexCode::kAutoThreshold);
@@ -65,12 +66,33 @@ TEST(NativeVertexCode, EachTierCompilesWhenItShould) {
   EXPECT_GT(code->translated(), 0u);
   EXPECT_EQ(native.forType(type), code) << "compiled once, then kept";
 
+  detail::NativeVertexCode::forgetSharedCode(); // else `auto` finds it compiled (below)
   detail::NativeVertexCode hot(*c.cg, c.codelets, detail::VertexTier::Auto);
   EXPECT_EQ(hot.forType(type), nullptr) << "auto compiles only hot vertex types";
   hot.interpreted(type, detail::NativeVertexCode::kAutoThreshold - 1);
   EXPECT_EQ(hot.forType(type), nullptr);
   hot.interpreted(type, 1);
   EXPECT_NE(hot.forType(type), nullptr);
+}
+
+// An engine finds the code another compiled for the same codelet, even after that engine is gone,
+// and uses it at once, under `auto` too.
+TEST(NativeVertexCode, EnginesShareCompiledCode) {
+  const Compiled c = compiledScale();
+  const std::uint32_t type = scaleType(*c.cg);
+  detail::NativeVertexCode::forgetSharedCode();
+  const interp::NativeCode *code = nullptr;
+  {
+    detail::NativeVertexCode first(*c.cg, c.codelets, detail::VertexTier::Native);
+    code = first.forType(type);
+    ASSERT_NE(code, nullptr);
+  }
+  detail::NativeVertexCode second(*c.cg, c.codelets, detail::VertexTier::Auto);
+  EXPECT_EQ(second.forType(type), code) << "not compiled again, nor interpreted first";
+  // Another graph's copy of the same codelet, loaded at the same address, is the same code.
+  const Compiled again = compiledScale();
+  detail::NativeVertexCode third(*again.cg, again.codelets, detail::VertexTier::Auto);
+  EXPECT_EQ(third.forType(scaleType(*again.cg)), code);
 }
 
 TEST(NativeVertexCode, NativeWithoutItsLibraryIsAnInvalidOption) {

@@ -1,6 +1,6 @@
-// The Engine's native tier: one compiled entry per (codelet, entry pc), made on demand; a
-// compilation that fails leaves that vertex type to the interpreter, which gives the same
-// results.
+// The Engine's native tier: one compiled entry per (codelet, entry pc), made on demand or found
+// compiled by another engine; a compilation that fails leaves that vertex type to the
+// interpreter, which gives the same results.
 #include "engine/NativeVertexCode.hpp"
 
 #include "core/Errors.hpp"
@@ -10,6 +10,72 @@
 #include <utility>
 
 namespace poplar::detail {
+
+namespace {
+
+/// The compiled entries of the process's engines, by code and entry pc: engines of one program
+/// (a PopXL training and inference session, a test's, a benchmark's repetitions) load the same
+/// codelets at the same addresses, and a compilation costs tens of milliseconds. The latest
+/// kMaxEntries stay compiled after their engines are gone.
+class SharedNativeCode {
+public:
+  static constexpr std::size_t kMaxEntries = 512;
+
+  std::shared_ptr<const interp::NativeCode> find(const LoadedCodelet &codelet,
+                                                 std::uint32_t entry) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find({codelet.wordsHash, entry});
+    // The hash finds the entry; the words, compared in full, make it the same code.
+    if (it == entries_.end() || *it->second.words != codelet.words)
+      return nullptr;
+    it->second.lastUse = ++uses_;
+    return it->second.code;
+  }
+
+  void add(const LoadedCodelet &codelet, std::uint32_t entry,
+           std::shared_ptr<const interp::NativeCode> code) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.size() >= kMaxEntries) {
+      auto oldest = entries_.begin();
+      for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        if (it->second.lastUse < oldest->second.lastUse)
+          oldest = it;
+      entries_.erase(oldest);
+    }
+    // One copy of a codelet's words for all its entries.
+    std::shared_ptr<const std::vector<std::uint64_t>> words;
+    for (const auto &[key, e] : entries_)
+      if (key.first == codelet.wordsHash && *e.words == codelet.words) {
+        words = e.words;
+        break;
+      }
+    if (!words)
+      words = std::make_shared<const std::vector<std::uint64_t>>(codelet.words);
+    entries_[{codelet.wordsHash, entry}] = {std::move(words), std::move(code), ++uses_};
+  }
+
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_.clear();
+  }
+
+private:
+  struct Entry {
+    std::shared_ptr<const std::vector<std::uint64_t>> words;
+    std::shared_ptr<const interp::NativeCode> code;
+    std::uint64_t lastUse = 0;
+  };
+  std::mutex mutex_;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, Entry> entries_;
+  std::uint64_t uses_ = 0;
+};
+
+SharedNativeCode &sharedNativeCode() {
+  static auto *shared = new SharedNativeCode; // never destroyed: engines may outlive statics
+  return *shared;
+}
+
+} // namespace
 
 NativeVertexCode::NativeVertexCode(const CompiledGraph &cg,
                                    const std::vector<LoadedCodelet> &codelets, VertexTier tier)
@@ -29,19 +95,29 @@ NativeVertexCode::NativeVertexCode(const CompiledGraph &cg,
     auto [it, added] = seen.emplace(std::pair{type.codelet, type.entry}, slots_.size());
     if (added) {
       slots_.push_back(std::make_unique<Slot>());
-      slots_.back()->codelet = &codelets[type.codelet];
-      slots_.back()->entry = type.entry;
-      slots_.back()->typeName = type.name;
+      Slot &slot = *slots_.back();
+      slot.codelet = &codelets[type.codelet];
+      slot.entry = type.entry;
+      slot.typeName = type.name;
+      // Compiled by another engine: native at once, under `auto` too.
+      if ((slot.code = sharedNativeCode().find(*slot.codelet, slot.entry)))
+        slot.ready.store(slot.code.get(), std::memory_order_release);
     }
     slotOf_.push_back(it->second);
   }
 }
+
+void NativeVertexCode::forgetSharedCode() { sharedNativeCode().clear(); }
 
 const interp::NativeCode *NativeVertexCode::compile(Slot &s) {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.code || s.failed)
     return s.code.get();
   std::string error;
+  if ((s.code = sharedNativeCode().find(*s.codelet, s.entry))) { // compiled meanwhile elsewhere
+    s.ready.store(s.code.get(), std::memory_order_release);
+    return s.code.get();
+  }
   s.code = interp::compileNative(s.codelet->code, s.entry, error);
   if (!s.code) {
     logger().warn("Engine: vertex '{}' stays on the interpreter: {}", s.typeName, error);
@@ -52,6 +128,7 @@ const interp::NativeCode *NativeVertexCode::compile(Slot &s) {
                  "left to the interpreter)",
                  s.typeName, s.code->compileSeconds() * 1e3, s.code->translated(),
                  s.code->handedOver());
+  sharedNativeCode().add(*s.codelet, s.entry, s.code);
   s.ready.store(s.code.get(), std::memory_order_release);
   return s.code.get();
 }

@@ -1,5 +1,6 @@
 // Which vertex types run on the native tier (executor.vertexTier) and their compiled code:
-// compiled on the calling thread when first needed and kept for the engine's lifetime.
+// compiled on the calling thread when first needed, shared with the other engines of the process
+// that load the same code, and kept while one of them lives.
 #pragma once
 
 #include "engine/EngineOptions.hpp"
@@ -36,6 +37,9 @@ public:
       return nullptr;
     return compile(s);
   }
+  /// Forgets the code compiled by the process's engines, so that the next use compiles again
+  /// (for tests of when each tier compiles).
+  static void forgetSharedCode();
   /// Counts what an interpreted run of `type` issued (`auto` compiles hot types).
   void interpreted(std::uint32_t type, std::uint64_t instructions) {
     if (tier_ == VertexTier::Auto)
@@ -52,7 +56,7 @@ private:
     std::atomic<bool> failed{false};
     std::atomic<std::uint64_t> issued{0};
     std::mutex mutex;
-    std::unique_ptr<interp::NativeCode> code;
+    std::shared_ptr<const interp::NativeCode> code;
   };
   const interp::NativeCode *compile(Slot &s);
 

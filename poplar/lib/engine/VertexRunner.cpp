@@ -16,8 +16,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iomanip>
 #include <sstream>
+#include <string_view>
 
 namespace poplar::detail {
 
@@ -95,9 +97,11 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
         std::uint32_t value = r.target == gp::Section::Data ? l.dataAddress + r.addend : r.addend;
         std::memcpy(code.data() + r.offset, &value, 4);
       }
-    std::vector<std::uint64_t> words(code.size() / 8);
-    std::memcpy(words.data(), code.data(), words.size() * 8);
-    l.code = interp::decodeCode(words.data(), words.size());
+    l.words.resize(code.size() / 8);
+    std::memcpy(l.words.data(), code.data(), l.words.size() * 8);
+    l.code = interp::decodeCode(l.words.data(), l.words.size());
+    l.wordsHash = std::hash<std::string_view>()(
+        {reinterpret_cast<const char *>(l.words.data()), 8 * l.words.size()});
     loaded.push_back(std::move(l));
   }
   return loaded;

@@ -18,6 +18,8 @@ namespace poplar::detail {
 /// A codelet object ready to run: decoded once, its code relocated to its data address.
 struct LoadedCodelet {
   gp::GpFile file;
+  std::vector<std::uint64_t> words; // the code as loaded: relocated to dataAddress
+  std::uint64_t wordsHash = 0;      // of `words`: the native tier's shared code is found by it
   interp::DecodedCode code;
   std::uint32_t dataAddress = 0;
 };
