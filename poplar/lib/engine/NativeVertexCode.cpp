@@ -113,11 +113,11 @@ const interp::NativeCode *NativeVertexCode::compile(Slot &s) {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.code || s.failed)
     return s.code.get();
-  std::string error;
   if ((s.code = sharedNativeCode().find(*s.codelet, s.entry))) { // compiled meanwhile elsewhere
     s.ready.store(s.code.get(), std::memory_order_release);
     return s.code.get();
   }
+  std::string error;
   s.code = interp::compileNative(s.codelet->code, s.entry, error);
   if (!s.code) {
     logger().warn("Engine: vertex '{}' stays on the interpreter: {}", s.typeName, error);
