@@ -21,15 +21,23 @@ class SharedNativeCode {
 public:
   static constexpr std::size_t kMaxEntries = 512;
 
-  std::shared_ptr<const interp::NativeCode> find(const LoadedCodelet &codelet,
-                                                 std::uint32_t entry) {
+  /// The compiled entries of `codelet`'s code, by entry pc. The hash finds them; the words,
+  /// compared in full once per copy of them held here, make them the same code.
+  std::map<std::uint32_t, std::shared_ptr<const interp::NativeCode>>
+  compiledEntries(const LoadedCodelet &codelet) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = entries_.find({codelet.wordsHash, entry});
-    // The hash finds the entry; the words, compared in full, make it the same code.
-    if (it == entries_.end() || *it->second.words != codelet.words)
-      return nullptr;
-    it->second.lastUse = ++uses_;
-    return it->second.code;
+    std::map<std::uint32_t, std::shared_ptr<const interp::NativeCode>> found;
+    const std::vector<std::uint64_t> *same = nullptr;
+    for (auto it = entries_.lower_bound({codelet.wordsHash, 0});
+         it != entries_.end() && it->first.first == codelet.wordsHash; ++it) {
+      Entry &e = it->second;
+      if (e.words.get() != same && *e.words != codelet.words)
+        continue;
+      same = e.words.get();
+      e.lastUse = ++uses_;
+      found.emplace(it->first.second, e.code);
+    }
+    return found;
   }
 
   void add(const LoadedCodelet &codelet, std::uint32_t entry,
@@ -91,6 +99,9 @@ NativeVertexCode::NativeVertexCode(const CompiledGraph &cg,
     return;
   }
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> seen;
+  // What other engines compiled of each codelet, looked up once per codelet.
+  std::map<std::uint32_t, std::map<std::uint32_t, std::shared_ptr<const interp::NativeCode>>>
+      compiled;
   for (const auto &type : cg.vertexTypes) {
     auto [it, added] = seen.emplace(std::pair{type.codelet, type.entry}, slots_.size());
     if (added) {
@@ -100,8 +111,14 @@ NativeVertexCode::NativeVertexCode(const CompiledGraph &cg,
       slot.entry = type.entry;
       slot.typeName = type.name;
       // Compiled by another engine: native at once, under `auto` too.
-      if ((slot.code = sharedNativeCode().find(*slot.codelet, slot.entry)))
+      auto codes = compiled.find(type.codelet);
+      if (codes == compiled.end())
+        codes =
+            compiled.emplace(type.codelet, sharedNativeCode().compiledEntries(*slot.codelet)).first;
+      if (auto code = codes->second.find(type.entry); code != codes->second.end()) {
+        slot.code = code->second;
         slot.ready.store(slot.code.get(), std::memory_order_release);
+      }
     }
     slotOf_.push_back(it->second);
   }
@@ -113,7 +130,9 @@ const interp::NativeCode *NativeVertexCode::compile(Slot &s) {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.code || s.failed)
     return s.code.get();
-  if ((s.code = sharedNativeCode().find(*s.codelet, s.entry))) { // compiled meanwhile elsewhere
+  const auto compiledElsewhere = sharedNativeCode().compiledEntries(*s.codelet);
+  if (auto code = compiledElsewhere.find(s.entry); code != compiledElsewhere.end()) {
+    s.code = code->second; // compiled meanwhile by another engine
     s.ready.store(s.code.get(), std::memory_order_release);
     return s.code.get();
   }
