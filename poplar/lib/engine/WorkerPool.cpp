@@ -49,12 +49,18 @@ WorkerPool::WorkerPool(unsigned threads) {
 
 WorkerPool::~WorkerPool() {
   stop_.store(true);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    wake_.notify_all();
-  }
+  notifyAfterUnlock(wake_);
   for (auto &w : workers_)
     w.join();
+}
+
+/// Wakes the waiters of `cv`. Taking and releasing the mutex orders this after a waiter's check
+/// of its predicate (a waiter checks under the mutex and releases it only inside the wait), so it
+/// cannot be missed; notifying after the release spares the woken thread blocking again on the
+/// mutex the notifier still holds, a second futex wake-up per hand-off.
+void WorkerPool::notifyAfterUnlock(std::condition_variable &cv) {
+  { std::lock_guard<std::mutex> lock(mutex_); }
+  cv.notify_all();
 }
 
 bool WorkerPool::claimable() const {
@@ -76,10 +82,8 @@ bool WorkerPool::claimAndRun(unsigned thread) {
       continue;
     const std::uint32_t chunks = chunks_; // read before done_ lets the caller publish the next
     task_(first ? nextOf(t) : endOf(t) - 1, thread);
-    if (done_.fetch_add(1) + 1 == chunks && callerSleeping_.load()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      finished_.notify_one();
-    }
+    if (done_.fetch_add(1) + 1 == chunks && callerSleeping_.load())
+      notifyAfterUnlock(finished_);
     return true;
   }
   return false;
@@ -117,10 +121,8 @@ void WorkerPool::run(std::uint32_t chunks, ChunkTask task) {
   done_.store(0);
   ++generation_;
   ticket_.store(std::uint64_t(generation_) << 32 | std::uint64_t(chunks) << 16);
-  if (sleepers_.load() > 0) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    wake_.notify_all();
-  }
+  if (sleepers_.load() > 0)
+    notifyAfterUnlock(wake_);
   while (claimAndRun(0)) {
   }
   auto finished = [&] { return done_.load() == chunks; };

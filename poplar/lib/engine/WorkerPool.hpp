@@ -58,6 +58,7 @@ private:
   /// Claims the first unclaimed chunk (the caller) or the last (a worker) and runs it.
   bool claimAndRun(unsigned thread);
   bool claimable() const;
+  void notifyAfterUnlock(std::condition_variable &cv);
   void workerLoop(unsigned thread);
 
   std::vector<std::thread> workers_;
