@@ -14,7 +14,7 @@
 namespace poplar::interp {
 
 // Bumped whenever a struct below, DecodedInsn or WorkerState changes meaning.
-constexpr std::uint32_t kNativeAbiVersion = 2;
+constexpr std::uint32_t kNativeAbiVersion = 3;
 
 // NativeFrame::status after a run that did not end the vertex: the interpreter continues at
 // `index` with nothing of that block paid for (the hand-over the fast interpreter loops use).
@@ -53,6 +53,7 @@ struct NativeRequest {
   // builder (tests use it to hand over at chosen instructions).
   std::uint64_t interpreted[4];
   const NativeHelpers *helpers; // libpoplar's, called by address from the translated code
+  const char *name;             // what profilers call the code (the vertex type); may be null
 };
 
 struct NativeCompiled {

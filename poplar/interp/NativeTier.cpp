@@ -79,7 +79,8 @@ bool nativeTierAvailable(std::string *why) {
 
 std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t entryPc,
                                           std::string &error,
-                                          const std::vector<isa::Opcode> &interpreted) {
+                                          const std::vector<isa::Opcode> &interpreted,
+                                          const std::string &name) {
   const Library &lib = library();
   if (!lib.error.empty()) {
     error = lib.error;
@@ -87,7 +88,7 @@ std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t
   }
   NativeRequest request{kNativeAbiVersion, code.insns.data(), std::uint32_t(code.insns.size()),
                         code.numWords,     entryPc,           {},
-                        &nativeHelpers()};
+                        &nativeHelpers(),  name.c_str()};
   for (isa::Opcode op : interpreted)
     request.interpreted[unsigned(op) / 64] |= std::uint64_t(1) << (unsigned(op) % 64);
   NativeCompiled out{};

@@ -42,11 +42,13 @@ std::string nativeLibraryPath();
 bool nativeTierAvailable(std::string *why = nullptr);
 
 // Compiles the code reachable from `entryPc`; the opcodes in `interpreted` are left to the
-// interpreter (tests hand over with them). Returns null, with `error` set, if the library does
-// not load or the compilation fails. Thread-safe.
+// interpreter (tests hand over with them); `name` is what profilers call the code
+// (docs/native-tier.md, POPLAR_PERF_MAP). Returns null, with `error` set, if the library does not
+// load or the compilation fails. Thread-safe.
 std::unique_ptr<NativeCode> compileNative(const DecodedCode &code, std::uint32_t entryPc,
                                           std::string &error,
-                                          const std::vector<isa::Opcode> &interpreted = {});
+                                          const std::vector<isa::Opcode> &interpreted = {},
+                                          const std::string &name = {});
 
 namespace detail {
 // The interpreter's run from where a compiled entry handed over (NativeFrame::index).

@@ -1,12 +1,15 @@
 // libpoplar_native.so's C interface (NativeAbi.hpp): translate a vertex entry to LLVM IR,
 // optimise it at -O2 and compile it with one process-wide ORC LLJIT for the host CPU.
 #include "CheckVersioning.hpp"
+#include "PerfMap.hpp"
 #include "Translator.hpp"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
@@ -55,6 +58,7 @@ void vectorizeWithoutInterleaving() {
 // The JIT and the target machine the optimiser tunes for: the host's CPU and features, so the
 // machine code is what the host compiler would give with -march=native.
 struct Jit {
+  PerfMap perfMap; // told of every object loaded (so it outlives the JIT); lists named entries
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::unique_ptr<llvm::TargetMachine> machine;
   std::mutex mutex; // one compilation at a time: the pipeline is not the hot path
@@ -67,8 +71,17 @@ struct Jit {
     auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "host target");
     builder.setCodeGenOptLevel(llvm::CodeGenOpt::Default);
     machine = orThrow(builder.createTargetMachine(), "target machine");
-    lljit =
-        orThrow(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(builder).create(), "LLJIT");
+    llvm::orc::LLJITBuilder jitBuilder;
+    jitBuilder.setJITTargetMachineBuilder(builder);
+    // The linking layer LLJIT makes on this host (RuntimeDyld, section memory), with a listener.
+    jitBuilder.setObjectLinkingLayerCreator(
+        [this](llvm::orc::ExecutionSession &session, const llvm::Triple &) {
+          auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+              session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+          layer->registerJITEventListener(perfMap);
+          return std::unique_ptr<llvm::orc::ObjectLayer>(std::move(layer));
+        });
+    lljit = orThrow(jitBuilder.create(), "LLJIT");
     // Code generation may call libm or memcpy/memset; they resolve in this process.
     lljit->getMainJITDylib().addGenerator(
         orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -127,6 +140,8 @@ void compile(const interp::NativeRequest &request, interp::NativeCompiled &out) 
   // A debugging aid (docs/native-tier.md): the optimised IR of every compilation on stderr.
   if (const char *dump = std::getenv("POPLAR_NATIVE_DUMP_IR"); dump && *dump == '1')
     module->print(llvm::errs(), nullptr);
+  if (request.name && *request.name && PerfMap::wanted())
+    j.perfMap.name(name, request.name);
   auto tracker = j.lljit->getMainJITDylib().createResourceTracker();
   if (llvm::Error e = j.lljit->addIRModule(
           tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))

@@ -10,8 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 using namespace popsdk::test;
 using namespace poplar;
@@ -117,4 +121,32 @@ TEST(NativeVertexCode, NativeWithoutItsLibraryIsAnInvalidOption) {
   detail::NativeVertexCode fallback(*c.cg, c.codelets, detail::VertexTier::Auto);
   fallback.interpreted(scaleType(*c.cg), detail::NativeVertexCode::kAutoThreshold);
   EXPECT_EQ(fallback.forType(scaleType(*c.cg)), nullptr);
+}
+
+// With POPLAR_PERF_MAP=1 each compiled entry is listed in perf's map of the process, under its
+// vertex type's name, over the addresses of its code.
+TEST(NativeVertexCode, PerfMapNamesCompiledCodeByVertexType) {
+  const Compiled c = compiledScale();
+  detail::NativeVertexCode::forgetSharedCode(); // compiled here, not found compiled
+  const std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+  ::setenv("POPLAR_PERF_MAP", "1", 1);
+  detail::NativeVertexCode native(*c.cg, c.codelets, detail::VertexTier::Native);
+  const interp::NativeCode *code = native.forType(scaleType(*c.cg));
+  ::unsetenv("POPLAR_PERF_MAP");
+  ASSERT_NE(code, nullptr);
+  const auto entry = reinterpret_cast<std::uintptr_t>(code->entry());
+  std::ifstream map(path);
+  ASSERT_TRUE(map) << path;
+  std::string line, covering;
+  while (std::getline(map, line)) {
+    std::istringstream fields(line);
+    std::uint64_t start = 0, size = 0;
+    std::string name;
+    fields >> std::hex >> start >> size >> std::ws;
+    std::getline(fields, name);
+    if (start <= entry && entry < start + size)
+      covering = name;
+  }
+  std::remove(path.c_str());
+  EXPECT_EQ(covering, "Scale<float>") << "the entry at 0x" << std::hex << entry;
 }

@@ -137,7 +137,7 @@ const interp::NativeCode *NativeVertexCode::compile(Slot &s) {
     return s.code.get();
   }
   std::string error;
-  s.code = interp::compileNative(s.codelet->code, s.entry, error);
+  s.code = interp::compileNative(s.codelet->code, s.entry, error, {}, s.typeName);
   if (!s.code) {
     logger().warn("Engine: vertex '{}' stays on the interpreter: {}", s.typeName, error);
     s.failed = true;
