@@ -5,6 +5,7 @@
 #include <popnn/NonLinearity.hpp>
 #include <popops/ElementWise.hpp>
 
+#include <cmath>
 #include <map>
 
 namespace popxl::internal {
@@ -22,10 +23,10 @@ std::vector<TensorSpec> inferBinary(const Ir &ir, const OpInfo &op) {
 void lowerBinary(const LowerContext &c, const OpInfo &op) {
   using popops::expr::BinaryOpType;
   static const std::map<std::string, BinaryOpType> kTypes = {
-      {"add", BinaryOpType::ADD},        {"sub", BinaryOpType::SUBTRACT},
-      {"mul", BinaryOpType::MULTIPLY},   {"div", BinaryOpType::DIVIDE},
-      {"pow", BinaryOpType::POWER},      {"maximum", BinaryOpType::MAXIMUM},
-      {"minimum", BinaryOpType::MINIMUM}};
+      {"add", BinaryOpType::ADD},         {"sub", BinaryOpType::SUBTRACT},
+      {"mul", BinaryOpType::MULTIPLY},    {"div", BinaryOpType::DIVIDE},
+      {"pow", BinaryOpType::POWER},       {"maximum", BinaryOpType::MAXIMUM},
+      {"minimum", BinaryOpType::MINIMUM}, {"fmod", BinaryOpType::REMAINDER}};
   c.setOut(op, 0,
            popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.in(op, 1), c.prog, op.name));
 }
@@ -44,14 +45,21 @@ void lowerUnary(const LowerContext &c, const OpInfo &op) {
       {"gelu", NonLinearityType::GELU},
       {"sigmoid", NonLinearityType::SIGMOID},
       {"tanh", NonLinearityType::TANH}};
-  static const std::map<std::string, UnaryOpType> kTypes = {{"neg", UnaryOpType::NEGATE},
-                                                            {"abs", UnaryOpType::ABSOLUTE},
-                                                            {"exp", UnaryOpType::EXPONENT},
-                                                            {"log", UnaryOpType::LOGARITHM},
-                                                            {"sqrt", UnaryOpType::SQRT}};
+  static const std::map<std::string, UnaryOpType> kTypes = {
+      {"neg", UnaryOpType::NEGATE},   {"abs", UnaryOpType::ABSOLUTE},
+      {"exp", UnaryOpType::EXPONENT}, {"log", UnaryOpType::LOGARITHM},
+      {"sqrt", UnaryOpType::SQRT},    {"sin", UnaryOpType::SIN},
+      {"cos", UnaryOpType::COS},      {"sign", UnaryOpType::SIGNUM},
+      {"ceil", UnaryOpType::CEIL},    {"floor", UnaryOpType::FLOOR}};
   auto nl = kNonLinear.find(op.type);
   if (nl != kNonLinear.end())
     c.setOut(op, 0, popnn::nonLinearity(c.graph, nl->second, c.in(op, 0), c.prog, op.name));
+  else if (op.type == "log2") // popops has the natural logarithm only
+    c.setOut(op, 0,
+             popops::map(c.graph,
+                         popops::expr::Divide(popops::expr::Log(popops::expr::_1),
+                                              popops::expr::Const(float(M_LN2))),
+                         {c.in(op, 0)}, c.prog, op.name));
   else
     c.setOut(op, 0, popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.prog, op.name));
 }
@@ -168,6 +176,34 @@ void gradLog(GradContext &c, const OpInfo &op) {
     c.addInputGrad(op, 0, c.op("div", {*g, c.fwd(op.inputs[0])}));
 }
 
+void gradLog2(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const TensorId x = c.fwd(op.inputs[0]);
+    const TensorId ln2 = c.scalar(M_LN2, c.spec(x).dtype);
+    c.addInputGrad(op, 0, c.op("div", {*g, c.op("mul", {x, ln2})}));
+  }
+}
+
+void gradSin(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("mul", {*g, c.op("cos", {c.fwd(op.inputs[0])})}));
+}
+
+void gradCos(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0))
+    c.addInputGrad(op, 0, c.op("neg", {c.op("mul", {*g, c.op("sin", {c.fwd(op.inputs[0])})})}));
+}
+
+// fmod(a, b) = a - b trunc(a / b): d/da = 1, d/db = -trunc(a / b) = (y - a) / b.
+void gradFmod(GradContext &c, const OpInfo &op) {
+  if (auto g = c.outputGrad(op, 0)) {
+    const TensorId a = c.fwd(op.inputs[0]), b = c.fwd(op.inputs[1]), y = c.fwd(op.outputs[0]);
+    c.addInputGrad(op, 0, sumToShape(c, *g, shapeOfInput(c, op, 0)));
+    const TensorId db = c.op("div", {c.op("sub", {y, a}), b});
+    c.addInputGrad(op, 1, sumToShape(c, c.op("mul", {*g, db}), shapeOfInput(c, op, 1)));
+  }
+}
+
 void gradSqrt(GradContext &c, const OpInfo &op) {
   if (auto g = c.outputGrad(op, 0)) {
     const TensorId y = c.fwd(op.outputs[0]);
@@ -224,6 +260,21 @@ void lowerLogicalNot(const LowerContext &c, const OpInfo &op) {
   c.setOut(
       op, 0,
       popops::map(c.graph, popops::expr::UnaryOpType::LOGICAL_NOT, c.in(op, 0), c.prog, op.name));
+}
+
+std::vector<TensorSpec> inferPredicate(const Ir &ir, const OpInfo &op) {
+  const TensorSpec &in = inputSpec(ir, op, 0);
+  if (in.dtype != DType::Float32 && in.dtype != DType::Float16)
+    opError(op, std::string("operand must be float32 or float16, got ") + dtypeName(in.dtype));
+  return {{in.shape, DType::Bool}};
+}
+
+void lowerPredicate(const LowerContext &c, const OpInfo &op) {
+  using popops::expr::UnaryOpType;
+  static const std::map<std::string, UnaryOpType> kTypes = {{"isnan", UnaryOpType::IS_NAN},
+                                                            {"isinf", UnaryOpType::IS_INF},
+                                                            {"isfinite", UnaryOpType::IS_FINITE}};
+  c.setOut(op, 0, popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.prog, op.name));
 }
 
 /// The rule of ops whose inputs take no gradient (bool results, integer indices): nothing.

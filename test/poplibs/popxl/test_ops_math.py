@@ -169,6 +169,47 @@ def test_var_updates_and_in_sequence():
     np.testing.assert_allclose(got["s"], 0.75 * t0 + 0.25 * x * x, rtol=1e-6)
 
 
+@pytest.mark.parametrize("name,fn,dfn", [
+    ("log2", np.log2, lambda x: 1 / (x * np.log(2))),
+    ("sin", np.sin, np.cos),
+    ("cos", np.cos, lambda x: -np.sin(x)),
+])
+def test_trig_and_log2_and_gradients(name, fn, dfn):
+    x = RNG.uniform(0.2, 3.0, (3, 4)).astype(np.float32)
+    dy = RNG.normal(0, 1, (3, 4)).astype(np.float32)
+    y, (dx,) = value_and_grads(getattr(ops, name), [x], [0], dy)
+    np.testing.assert_allclose(y, fn(x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(dx, dy * dfn(x), rtol=1e-4, atol=1e-6)
+
+
+def test_fmod_and_its_gradients_follow_c_fmod():
+    a = np.array([[5.5, -5.5, 7.0], [2.25, -0.75, 9.0]], np.float32)
+    b = np.array([2.0, 2.0, -4.0], np.float32)
+    dy = RNG.normal(0, 1, (2, 3)).astype(np.float32)
+    y, (da, db) = value_and_grads(lambda s, t: s % t, [a, b], [0, 1], dy)
+    np.testing.assert_allclose(y, np.fmod(a, b), rtol=1e-6)
+    np.testing.assert_allclose(da, dy, rtol=1e-6)
+    np.testing.assert_allclose(db, (-dy * np.trunc(a / b)).sum(0), rtol=1e-5)
+
+
+def test_sign_ceil_floor_and_float_predicates():
+    x = np.array([-2.5, -0.5, 0.0, 0.5, 2.5, np.nan, np.inf, -np.inf], np.float32)
+
+    def build():
+        t = popxl.variable(x)
+        return {"sign": ops.sign(t), "ceil": ops.ceil(t), "floor": ops.floor(t),
+                "isnan": ops.isnan(t), "isinf": ops.isinf(t), "isfinite": ops.isfinite(t)}
+
+    got = run(build)
+    finite = np.isfinite(x)
+    np.testing.assert_array_equal(got["sign"][finite], np.sign(x)[finite])
+    np.testing.assert_array_equal(got["ceil"][finite], np.ceil(x)[finite])
+    np.testing.assert_array_equal(got["floor"][finite], np.floor(x)[finite])
+    for name in ("isnan", "isinf", "isfinite"):
+        assert got[name].dtype == np.bool_
+        np.testing.assert_array_equal(got[name], getattr(np, name)(x), err_msg=name)
+
+
 def test_math_op_errors_name_op_and_values():
     ir = popxl.Ir()
     with ir.main_graph:
@@ -191,3 +232,5 @@ def test_math_op_errors_name_op_and_values():
             ops.clip(p, 2.0, 1.0)
         with pytest.raises(ValueError, match=r"log_softmax.*innermost axis only"):
             ops.log_softmax(p, axis=0)
+        with pytest.raises(ValueError, match=r"isnan.*must be float32 or float16, got int32"):
+            ops.isnan(labels)

@@ -60,6 +60,11 @@ def pow(t, e, name=None):  # noqa: A001 (popxl's name)
     return _binary("pow", t, e, name)
 
 
+def fmod(lhs, rhs, name=None):
+    """The remainder of lhs / rhs with the sign of lhs (C's fmod)."""
+    return _binary("fmod", lhs, rhs, name)
+
+
 def maximum(*ts, name=None):
     out = ts[0]
     for t in ts[1:]:
@@ -90,6 +95,15 @@ relu = _unary("relu")
 gelu = _unary("gelu")
 sigmoid = _unary("sigmoid")
 tanh = _unary("tanh")
+log2 = _unary("log2")
+sin = _unary("sin")
+cos = _unary("cos")
+sign = _unary("sign")
+ceil = _unary("ceil")
+floor = _unary("floor")
+isnan = _unary("isnan")
+isinf = _unary("isinf")
+isfinite = _unary("isfinite")
 
 
 def reshape(t, shape, name=None):
