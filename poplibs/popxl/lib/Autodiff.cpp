@@ -19,6 +19,8 @@ namespace popxl {
 
 namespace {
 
+constexpr OpId kNoProducer = ~std::size_t(0); // TensorInfo::producer of a tensor no op made
+
 class Builder : public internal::GradContext {
 public:
   /// `all`: the gradient graphs made or given so far, by forward graph; `active`: the graphs
@@ -42,6 +44,7 @@ public:
     auto it = values_.find(t);
     if (it != values_.end())
       return it->second;
+    checkNotOverwritten(t);
     const TensorInfo info = ir_.tensor(t); // a copy: stitching adds tensors to the calls
     TensorId value;
     if (info.kind == TensorKind::Constant) {
@@ -56,6 +59,36 @@ public:
     }
     values_[t] = value;
     return value;
+  }
+
+  /// A gradient reads forward values after the forward graph has run, so a value that an op
+  /// of the graph later writes in place (relu_'s output under exp_) would be read changed: an
+  /// error naming both ops.
+  void checkNotOverwritten(TensorId t) const {
+    auto effects = [&](const OpInfo &op) { return internal::opRow(op.type).effects(ir_, op); };
+    auto aliasesItsInput = [&](OpId o) { return effects(ir_.op(o)).outputAliasesInput; };
+    // The tensor whose memory `t` is (views and in-place outputs alias their first input).
+    TensorId root = t;
+    for (OpId p = ir_.tensor(root).producer; p != kNoProducer && aliasesItsInput(p);
+         p = ir_.tensor(root).producer)
+      root = ir_.op(p).inputs.at(0);
+    const std::vector<OpId> &ops = ir_.graph(forward_).ops;
+    const OpId made = ir_.tensor(t).producer;
+    bool after = made == kNoProducer;
+    std::set<TensorId> aliases{root};
+    for (OpId o : ops) {
+      const OpInfo &op = ir_.op(o);
+      const internal::Effects e = effects(op);
+      if (after)
+        for (std::size_t i : e.modifiedInputs)
+          if (aliases.count(op.inputs.at(i)))
+            throw error("popxl.autodiff: the gradient needs '" + ir_.tensor(t).name +
+                        "', which op '" + op.name + "' (" + op.type +
+                        ") later overwrites in place; use the op's out-of-place form");
+      if (e.outputAliasesInput && !op.inputs.empty() && aliases.count(op.inputs[0]))
+        aliases.insert(op.outputs.begin(), op.outputs.end());
+      after = after || o == made;
+    }
   }
 
   bool wantsGrad(const OpInfo &op, std::size_t i) override {

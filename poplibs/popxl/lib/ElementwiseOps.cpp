@@ -31,6 +31,30 @@ void lowerBinary(const LowerContext &c, const OpInfo &op) {
            popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.in(op, 1), c.prog, op.name));
 }
 
+/// add_: the second operand broadcasts to the first, which keeps its shape.
+std::vector<TensorSpec> inferBinaryInPlace(const Ir &ir, const OpInfo &op) {
+  const TensorSpec out = inferBinary(ir, op).at(0);
+  const TensorSpec &a = inputSpec(ir, op, 0);
+  if (out.shape != a.shape)
+    opError(op, "the operand " + toString(inputSpec(ir, op, 1)) +
+                    " does not broadcast to the updated tensor " + toString(a));
+  return {a};
+}
+
+void lowerInPlace(const LowerContext &c, const OpInfo &op) {
+  using popops::expr::UnaryOpType;
+  const poplar::Tensor &t = c.in(op, 0);
+  if (op.type == "add_")
+    popops::mapInPlace(c.graph, popops::expr::BinaryOpType::ADD, t, c.in(op, 1), c.prog, op.name);
+  else if (op.type == "exp_")
+    popops::mapInPlace(c.graph, UnaryOpType::EXPONENT, t, c.prog, op.name);
+  else
+    popnn::nonLinearityInPlace(
+        c.graph, op.type == "relu_" ? popnn::NonLinearityType::RELU : popnn::NonLinearityType::GELU,
+        t, c.prog, op.name);
+  c.setOut(op, 0, t);
+}
+
 std::vector<TensorSpec> inferUnary(const Ir &ir, const OpInfo &op) {
   if (op.inputs.size() != 1)
     opError(op, "expects 1 input, got " + std::to_string(op.inputs.size()));
@@ -214,9 +238,12 @@ void gradSqrt(GradContext &c, const OpInfo &op) {
 
 void gradNonLinearity(GradContext &c, const OpInfo &op) {
   if (auto g = c.outputGrad(op, 0)) {
-    // popnn's gradients take the forward output, except GELU's, which takes the input.
-    const TensorId act = op.type == "gelu" ? c.fwd(op.inputs[0]) : c.fwd(op.outputs[0]);
-    c.addInputGrad(op, 0, c.op(op.type + "_grad", {*g, act}));
+    // popnn's gradients take the forward output, except GELU's, which takes the input; an
+    // in-place form (relu_) has its out-of-place form's rule.
+    const std::string type =
+        op.type.back() == '_' ? op.type.substr(0, op.type.size() - 1) : op.type;
+    const TensorId act = type == "gelu" ? c.fwd(op.inputs[0]) : c.fwd(op.outputs[0]);
+    c.addInputGrad(op, 0, c.op(type + "_grad", {*g, act}));
   }
 }
 

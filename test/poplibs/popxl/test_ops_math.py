@@ -210,6 +210,49 @@ def test_sign_ceil_floor_and_float_predicates():
         np.testing.assert_array_equal(got[name], getattr(np, name)(x), err_msg=name)
 
 
+def np_gelu(x):
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
+
+def test_in_place_forms_update_their_first_operand():
+    x = RNG.normal(0, 1, (2, 3)).astype(np.float32)
+    b = RNG.normal(0, 1, (3,)).astype(np.float32)
+
+    def build():
+        t = {k: popxl.variable(x, name=k) for k in ("add", "iadd", "exp", "relu", "gelu")}
+        iadd = t["iadd"]
+        iadd += 1.5
+        return {"add": ops.add_(t["add"], popxl.variable(b)), "iadd": iadd,
+                "exp": ops.exp_(t["exp"]), "relu": ops.relu_(t["relu"]),
+                "gelu": ops.gelu_(t["gelu"])}
+
+    got = run(build)
+    np.testing.assert_allclose(got["add"], x + b, rtol=1e-6)
+    np.testing.assert_allclose(got["iadd"], x + 1.5, rtol=1e-6)
+    np.testing.assert_allclose(got["exp"], np.exp(x), rtol=1e-5)
+    np.testing.assert_allclose(got["relu"], np.maximum(x, 0), rtol=1e-6)
+    np.testing.assert_allclose(got["gelu"], np_gelu(x), rtol=1e-3, atol=1e-4)
+
+
+def test_in_place_gradients_are_the_out_of_place_ones():
+    a = RNG.normal(0, 1, (2, 3)).astype(np.float32)
+    b = RNG.normal(0, 1, (3,)).astype(np.float32)
+    dy = RNG.normal(0, 1, (2, 3)).astype(np.float32)
+    y, (da, db) = value_and_grads(lambda s, t: ops.relu_(ops.add_(s * 1.0, t)), [a, b],
+                                  [0, 1], dy)
+    want = np.maximum(a + b, 0)
+    np.testing.assert_allclose(y, want, rtol=1e-6)
+    np.testing.assert_allclose(da, dy * (a + b > 0), rtol=1e-6)
+    np.testing.assert_allclose(db, (dy * (a + b > 0)).sum(0), rtol=1e-5, atol=1e-6)
+    y, (da,) = value_and_grads(lambda s: ops.exp_(s * 1.0), [a], [0], dy)
+    np.testing.assert_allclose(da, dy * np.exp(a), rtol=1e-5)
+    with pytest.raises(ValueError, match=r"gelu_.*no gradient"):
+        value_and_grads(lambda s: ops.gelu_(s * 1.0), [a], [0], dy)
+    # relu_'s gradient reads its output, which exp_ then overwrites: an error, not a wrong value.
+    with pytest.raises(ValueError, match=r"gradient needs .*relu_.*exp_.*overwrites in place"):
+        value_and_grads(lambda s: ops.exp_(ops.relu_(s * 1.0)), [a], [0], dy)
+
+
 def test_math_op_errors_name_op_and_values():
     ir = popxl.Ir()
     with ir.main_graph:
@@ -234,3 +277,5 @@ def test_math_op_errors_name_op_and_values():
             ops.log_softmax(p, axis=0)
         with pytest.raises(ValueError, match=r"isnan.*must be float32 or float16, got int32"):
             ops.isnan(labels)
+        with pytest.raises(ValueError, match=r"add_.*\(4, 3\).*does not broadcast to.*\(3,\)"):
+            ops.add_(p[0], p)

@@ -185,6 +185,10 @@ class Tensor:
         from . import ops
         return ops.pow(self, other)
 
+    def __iadd__(self, other):
+        from . import ops
+        return ops.add_(self, other)
+
     def __mod__(self, other):
         from . import ops
         return ops.fmod(self, other)

@@ -44,6 +44,13 @@ def add(lhs, rhs, name=None):
     return _binary("add", lhs, rhs, name)
 
 
+def add_(lhs, rhs, name=None):
+    """lhs += rhs in place (rhs broadcasts to lhs); returns lhs's new value."""
+    if not isinstance(rhs, Tensor):
+        rhs = _ensure_tensor(rhs, lhs)
+    return _create("add_", [lhs, rhs], name=name)[0]
+
+
 def sub(lhs, rhs, name=None):
     return _binary("sub", lhs, rhs, name)
 
@@ -95,6 +102,9 @@ relu = _unary("relu")
 gelu = _unary("gelu")
 sigmoid = _unary("sigmoid")
 tanh = _unary("tanh")
+exp_ = _unary("exp_")
+relu_ = _unary("relu_")
+gelu_ = _unary("gelu_")
 log2 = _unary("log2")
 sin = _unary("sin")
 cos = _unary("cos")
