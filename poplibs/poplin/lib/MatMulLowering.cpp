@@ -6,7 +6,9 @@
 
 #include <popops/Cast.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
+#include "support/Raise.hpp"
 #include "support/WorkerSplit.hpp"
 
 #include <algorithm>
@@ -91,6 +93,12 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::pair<Tensor, std::vector<Tensor>>>
       partials;
   std::vector<Tensor> castIn, castOut;
+  if (plan.method == MatMulMethod::Amp &&
+      MatMulPlan::partOf(p.n, plan.split.n, 0).size() > kMaxAmpRowLength)
+    popsdk::support::raise<poputil::poplibs_error>(
+        "poplin::matMul: the AMP method takes at most ", kMaxAmpRowLength,
+        " output columns a tile, but the plan gives a tile ",
+        MatMulPlan::partOf(p.n, plan.split.n, 0).size(), " of N = ", p.n);
   forEachPart(plan, [&](unsigned tile, PartIndex i, Range g, Range m, Range n, Range k) {
     Tensor a = A.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end});
     Tensor b = B.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end});
