@@ -5,12 +5,15 @@
 #include <poputil/TileMapping.hpp>
 
 #include <stdexcept>
+#include <utility>
 
 namespace popsdk::test {
 
 using namespace poplar;
 
-OpHarness::OpHarness(unsigned tiles) : device_(testDevice(tiles)), graph_(device_.getTarget()) {
+OpHarness::OpHarness(unsigned tiles) : OpHarness(testDevice(tiles)) {}
+
+OpHarness::OpHarness(Device device) : device_(std::move(device)), graph_(device_.getTarget()) {
   useBuildTreeTools();
   popops::addCodelets(graph_);
 }

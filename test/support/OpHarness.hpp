@@ -29,6 +29,8 @@ class OpHarness {
 public:
   /// A graph on `tiles` tiles with popops' codelets loaded.
   explicit OpHarness(unsigned tiles = 4);
+  /// A graph on `device` (for instance Poplar's CPU device: one tile with the host's memory).
+  explicit OpHarness(poplar::Device device);
 
   poplar::Graph &graph() { return graph_; }
   poplar::program::Sequence &prog() { return prog_; }

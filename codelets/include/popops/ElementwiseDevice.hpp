@@ -52,8 +52,9 @@ __attribute__((always_inline)) inline WorkerRange workerRange(unsigned wid, unsi
                                                               unsigned elemBytes) {
   unsigned grain = 8 / elemBytes;
   unsigned grains = (n + grain - 1) / grain;
-  // (x * 0xaaab) >> 18 is x / 6 for every x below 98304 (a tile holds fewer grains), and costs a
-  // multiply instead of a software divide.
+  // (x * 0xaaab) >> 18 is x / 6 for every x below 98304, and costs a multiply instead of a
+  // software divide. An IPU tile holds fewer grains; the host lowerings give no vertex more
+  // (support::maxWorkerSplitElements), also on the CPU device's one big tile.
   unsigned perWorker = ((grains + 5) * 0xaaabu) >> 18;
   unsigned begin = wid * perWorker * grain;
   unsigned end = begin + perWorker * grain;

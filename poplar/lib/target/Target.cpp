@@ -62,12 +62,17 @@ Target Target::createIPUTarget(unsigned numIPUs, unsigned tilesPerIPU, StringRef
 }
 
 Target Target::createCPUTarget(bool, unsigned numIPUs) {
-  // The CPU target runs everything on one tile, as Poplar's does.
+  // The CPU target runs everything on one tile, as Poplar's does ("one worker thread, as if on
+  // a single tile"). Its memory is the host's: a whole model's tensors must fit on that tile,
+  // which 624 KiB of an IPU tile would never allow. Tile images are sized to what is used, so
+  // the figure is only a limit.
+  constexpr unsigned kCpuTileBytes = 256u << 20;
   auto d = detail::targetDescFor("ipu2");
   d.type = TargetType::CPU;
   d.arch = "cpu";
   d.numIPUs = numIPUs;
   d.tilesPerIPU = 1;
+  d.bytesPerTile = kCpuTileBytes;
   return Target(std::make_shared<TargetDesc>(d));
 }
 

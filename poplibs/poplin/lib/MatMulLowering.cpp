@@ -6,6 +6,10 @@
 
 #include <popops/Cast.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
+
+#include "support/Raise.hpp"
+#include "support/WorkerSplit.hpp"
 
 #include <algorithm>
 #include <map>
@@ -89,6 +93,12 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::pair<Tensor, std::vector<Tensor>>>
       partials;
   std::vector<Tensor> castIn, castOut;
+  if (plan.method == MatMulMethod::Amp &&
+      MatMulPlan::partOf(p.n, plan.split.n, 0).size() > kMaxAmpRowLength)
+    popsdk::support::raise<poputil::poplibs_error>(
+        "poplin::matMul: the AMP method takes at most ", kMaxAmpRowLength,
+        " output columns a tile, but the plan gives a tile ",
+        MatMulPlan::partOf(p.n, plan.split.n, 0).size(), " of N = ", p.n);
   forEachPart(plan, [&](unsigned tile, PartIndex i, Range g, Range m, Range n, Range k) {
     Tensor a = A.slice({g.begin, m.begin, k.begin}, {g.end, m.end, k.end});
     Tensor b = B.slice({g.begin, k.begin, n.begin}, {g.end, k.end, n.end});
@@ -128,20 +138,24 @@ void addMatMul(Graph &graph, const MatMulPlan &plan, const Tensor &A, const Tens
     ComputeSet reduceCs = graph.addComputeSet({dc, "Reduce"});
     const std::string reduceVertex =
         poputil::templateVertex("poplin::ReduceAdd", p.outputType, plan.partialsType);
+    // A chunk longer than ReduceAdd's workers split exactly is summed by several vertices.
+    const std::size_t maxPerVertex =
+        popsdk::support::maxWorkerSplitElements(graph.getTarget().getTypeSize(p.outputType));
     for (const auto &[index, blockAndParts] : partials) {
       const auto [gi, mi, ni] = index;
       const auto &[block, parts] = blockAndParts;
       for (unsigned ki = 0; ki < plan.split.k; ++ki) {
         const Range c = chunk(plan, unsigned(block.numElements()), ki);
-        if (!c.size())
-          continue;
-        VertexRef v = graph.addVertex(reduceCs, reduceVertex);
-        graph.setTileMapping(v, plan.tileOf(gi, mi, ni, ki));
-        std::vector<Tensor> in;
-        for (const Tensor &t : parts)
-          in.push_back(t.flatten().slice(c.begin, c.end));
-        graph.connect(v["partials"], in);
-        graph.connect(v["out"], block.slice(c.begin, c.end));
+        popsdk::support::forEachPiece(c.begin, c.end, maxPerVertex,
+                                      [&](std::size_t b, std::size_t e) {
+                                        VertexRef v = graph.addVertex(reduceCs, reduceVertex);
+                                        graph.setTileMapping(v, plan.tileOf(gi, mi, ni, ki));
+                                        std::vector<Tensor> in;
+                                        for (const Tensor &t : parts)
+                                          in.push_back(t.flatten().slice(b, e));
+                                        graph.connect(v["partials"], in);
+                                        graph.connect(v["out"], block.slice(b, e));
+                                      });
       }
     }
     prog.add(Execute(reduceCs, {dc}));

@@ -164,10 +164,12 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &problem
           MatMulSplit split{sg, sm, sn, sk};
           split.shared = sharedOperandOf(target, problem, split);
           // Both methods share the split's exchange, reduction and memory; the cheaper
-          // partials decide (AMP on ties: it is the faster unit as blocks grow).
-          MatMulMethod method = only.value_or(MatMulMethod::Amp);
+          // partials decide (AMP on ties: it is the faster unit as blocks grow). The AMP's
+          // coefficient load holds a part's N (the weights' row length) in 16 bits.
+          const bool ampFits = Plan::partOf(problem.n, sn, 0).size() <= kMaxAmpRowLength;
+          MatMulMethod method = only.value_or(ampFits ? MatMulMethod::Amp : MatMulMethod::Mac);
           MatMulCost cost = costOf(target, problem, best.partialsType, split, method);
-          if (!only) {
+          if (!only && ampFits) {
             const MatMulCost mac =
                 costOf(target, problem, best.partialsType, split, MatMulMethod::Mac);
             if (mac.cycles() < cost.cycles()) {

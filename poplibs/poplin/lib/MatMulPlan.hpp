@@ -45,6 +45,10 @@ struct MatMulSplit {
 /// channels and input channels per group) or its per-pass overhead dominates (few positions).
 enum class MatMulMethod { Amp, Mac };
 
+/// The most output columns (N) one AMP vertex takes: its coefficient load holds the weights' row
+/// length in 16 bits. Only a one-tile target (Poplar's CPU device) gives a vertex more.
+constexpr unsigned kMaxAmpRowLength = 0xffff;
+
 /// "AMP" or "MAC", and the vertex template ("poplin::ConvPartial1x1Out").
 const char *methodName(MatMulMethod method);
 const char *methodVertex(MatMulMethod method);

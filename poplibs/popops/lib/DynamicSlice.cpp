@@ -59,8 +59,9 @@ void addSliceVertices(Graph &graph, ComputeSet cs, const Tensor &offset, const T
   const std::string prefix = update ? "popops::DynamicUpdateSlice" : "popops::DynamicSlice";
   const std::string baseField = "baseT", subField = "subT";
   for (const auto &g : groups) {
-    if (g.columns.size() == 1) {
-      const auto &c = g.columns[0];
+    const auto columns = internal::workerSplitColumns(graph.getTarget(), g.columns, type);
+    if (columns.size() == 1) {
+      const auto &c = columns[0];
       auto v = graph.addVertex(cs, poputil::templateVertex(prefix + "1D", type),
                                {{"offset", offset},
                                 {baseField, internal::rowsOf(base2d, c)},
@@ -77,7 +78,7 @@ void addSliceVertices(Graph &graph, ComputeSet cs, const Tensor &offset, const T
     // Several intervals: up to one single-worker vertex per worker context.
     unsigned grain = std::max(1u, graph.getTarget().getVectorWidth(type));
     for (const auto &part :
-         poputil::splitRegionsBetweenWorkers(graph.getTarget(), g.columns, grain, 2 * grain)) {
+         poputil::splitRegionsBetweenWorkers(graph.getTarget(), columns, grain, 2 * grain)) {
       std::vector<Tensor> base, sub;
       std::vector<unsigned> sizes;
       for (const auto &c : part) {

@@ -11,6 +11,7 @@
 #include "SliceLayout.hpp"
 #include "SlicePlanInternal.hpp"
 #include "support/Raise.hpp"
+#include "support/WorkerSplit.hpp"
 
 #include <poplar/Program.hpp>
 #include <poputil/DebugInfo.hpp>
@@ -93,7 +94,7 @@ void addMultiVertices(Graph &graph, ComputeSet cs, Kind kind, const Tensor &offs
                          ? poputil::templateVertex(info(kind).vertex, type, scale.elementType())
                          : poputil::templateVertex(info(kind).vertex, type);
   for (const auto &g : groups)
-    for (const auto &c : g.columns) {
+    for (const auto &c : internal::workerSplitColumns(target, g.columns, type)) {
       auto v = graph.addVertex(cs, name,
                                {{"offsets", offsets},
                                 {"baseT", internal::rowsOf(t2d, c)},
@@ -106,10 +107,12 @@ void addMultiVertices(Graph &graph, ComputeSet cs, Kind kind, const Tensor &offs
       if (kind == Kind::Slice) {
         // The workers take whole rows of their share of the indices (as PopLibs' MultiSlice
         // does) when there are enough indices and rows are whole 32-bit words (so two workers
-        // never write one word); else they split the columns.
+        // never write one word) and no more than they split exactly (the codelet splits indices
+        // as 8-byte grains of one each); else they split the columns.
         unsigned rowBytes = c.size() * target.getTypeSize(type);
         bool enoughIndices = numIndices >= target.getNumWorkerContexts();
-        graph.setInitialValue(v["splitOffsets"], enoughIndices && rowBytes % 4 == 0);
+        bool splittable = numIndices <= popsdk::support::maxWorkerSplitElements(8);
+        graph.setInitialValue(v["splitOffsets"], enoughIndices && splittable && rowBytes % 4 == 0);
       }
       graph.setTileMapping(v, g.tile);
       internal::VertexCost cost{target, -1, type, type, {unsigned(c.size())}, numIndices};

@@ -9,6 +9,7 @@
 
 #include "TileRegions.hpp"
 #include "support/Raise.hpp"
+#include "support/WorkerSplit.hpp"
 
 #include <poputil/DebugInfo.hpp>
 #include <poputil/Util.hpp>
@@ -40,7 +41,9 @@ Tensor check(Graph &graph, const Tensor &src, Sequence &prog, bool nanOrInf, con
   auto cs = graph.addComputeSet({dc, api});
   std::vector<Tensor> flags;
   for (const auto &tr : internal::contiguousTileRegions(graph, src, api)) {
-    if (tr.regions.size() == 1) {
+    // One region the workers can split exactly: one MultiVertex; else single-worker vertices.
+    if (tr.regions.size() == 1 &&
+        tr.regions[0].size() <= popsdk::support::maxWorkerSplitElements(target.getTypeSize(type))) {
       Tensor f = graph.addVariable(FLOAT, {workers}, {dc, "flags"});
       graph.setTileMapping(f, tr.tile);
       auto v = graph.addVertex(cs, poputil::templateVertex("popops::HasNaNOrInf1D", type, nanOrInf),

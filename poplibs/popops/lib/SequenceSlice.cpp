@@ -82,7 +82,7 @@ void sequenceSlice(Graph &graph, const Tensor &tIn, const Tensor &tOut, const Te
   const Type type = tOut.elementType();
   auto cs = graph.addComputeSet({di, api});
   for (const auto &g : internal::sliceColumns(graph, out2d))
-    for (const auto &c : g.columns) {
+    for (const auto &c : internal::workerSplitColumns(graph.getTarget(), g.columns, type)) {
       auto v = graph.addVertex(cs, poputil::templateVertex("popops::SequenceSlice", type),
                                {{"srcT", internal::rowsOf(in2d, c)},
                                 {"dstT", internal::rowsOf(out2d, c)},

@@ -3,6 +3,8 @@
 
 #include <poputil/TileMapping.hpp>
 
+#include "support/WorkerSplit.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -35,6 +37,16 @@ std::vector<ColumnGroup> sliceColumns(const Graph &graph, const Tensor &t2d) {
     groups.push_back({tile, std::move(columns)});
   }
   return groups;
+}
+
+std::vector<Interval> workerSplitColumns(const Target &target, const std::vector<Interval> &columns,
+                                         const Type &type) {
+  const std::size_t maxColumns = popsdk::support::maxWorkerSplitElements(target.getTypeSize(type));
+  std::vector<Interval> pieces;
+  for (const auto &c : columns)
+    popsdk::support::forEachPiece(c.begin(), c.end(), maxColumns,
+                                  [&](std::size_t b, std::size_t e) { pieces.emplace_back(b, e); });
+  return pieces;
 }
 
 Tensor createByColumns(Graph &graph, const Type &type, std::size_t rows, std::size_t columns,

@@ -34,6 +34,13 @@ poplar::Tensor createByColumns(poplar::Graph &graph, const poplar::Type &type, s
                                std::size_t columns, const std::vector<ColumnGroup> &groups,
                                const poplar::DebugContext &dc);
 
+/// `columns` with each interval longer than a MultiVertex's workers can split exactly
+/// (support::maxWorkerSplitElements of `type`) cut into pieces: the intervals a slicing vertex
+/// that shares a row's columns between its workers may be given.
+std::vector<poplar::Interval> workerSplitColumns(const poplar::Target &target,
+                                                 const std::vector<poplar::Interval> &columns,
+                                                 const poplar::Type &type);
+
 /// The rows of `t2d` restricted to the column interval `c`, joined row after row.
 poplar::Tensor rowsOf(const poplar::Tensor &t2d, const poplar::Interval &c);
 

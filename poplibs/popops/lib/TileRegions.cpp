@@ -5,6 +5,7 @@
 #include <poputil/exceptions.hpp>
 
 #include "support/Raise.hpp"
+#include "support/WorkerSplit.hpp"
 
 #include <algorithm>
 
@@ -49,13 +50,22 @@ void addElementwiseVertices(Graph &graph, const ComputeSet &cs, const Tensor &wo
                             const std::string &vertex2D, const std::vector<FieldTensor> &fields,
                             const std::function<void(VertexRef)> &setup) {
   const Target &target = graph.getTarget();
+  std::size_t widestBytes = 1;
+  for (const auto &field : fields)
+    widestBytes =
+        std::max<std::size_t>(widestBytes, target.getTypeSize(field.second.elementType()));
+  // A region longer than its workers can split exactly is shared by several vertices.
+  const std::size_t maxPerVertex = popsdk::support::maxWorkerSplitElements(widestBytes);
   auto add1D = [&](unsigned tile, const Interval &region) {
-    VertexRef v = graph.addVertex(cs, vertex1D);
-    for (const auto &[field, t] : fields)
-      graph.connect(v[field], t.slice(region));
-    graph.setTileMapping(v, tile);
-    if (setup)
-      setup(v);
+    popsdk::support::forEachPiece(region.begin(), region.end(), maxPerVertex,
+                                  [&](std::size_t begin, std::size_t end) {
+                                    VertexRef v = graph.addVertex(cs, vertex1D);
+                                    for (const auto &[field, t] : fields)
+                                      graph.connect(v[field], t.slice(begin, end));
+                                    graph.setTileMapping(v, tile);
+                                    if (setup)
+                                      setup(v);
+                                  });
   };
   for (const auto &tr : contiguousTileRegions(graph, work, api)) {
     if (tr.regions.size() == 1 || vertex2D.empty()) {

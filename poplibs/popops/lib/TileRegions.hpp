@@ -30,7 +30,9 @@ using FieldTensor = std::pair<std::string, poplar::Tensor>;
 /// Adds vertices to `cs` that cover every element of the flat `work` tensor, each on the tile
 /// that holds its elements: a `vertex1D` (a MultiVertex) over a tile's single region, or, for a
 /// tile with several, `vertex2D`s over up to one partition of whole regions per worker (or, if
-/// `vertex2D` is empty, one `vertex1D` per region). Each field is connected to the matching
+/// `vertex2D` is empty, one `vertex1D` per region). A region longer than its workers can split
+/// exactly (support::maxWorkerSplitElements of the widest field type) gets a `vertex1D` per
+/// piece of that length. Each field is connected to the matching
 /// slice (1-D) or list of slices (2-D) of its tensor; `setup` sets each vertex's state.
 void addElementwiseVertices(poplar::Graph &graph, const poplar::ComputeSet &cs,
                             const poplar::Tensor &work, const std::string &api,

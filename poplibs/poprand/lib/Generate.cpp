@@ -8,7 +8,9 @@
 #include <poputil/exceptions.hpp>
 
 #include "support/Raise.hpp"
+#include "support/WorkerSplit.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace poprand::internal {
@@ -46,24 +48,41 @@ void generate(Graph &graph, const Generation &g, program::Sequence &prog, const 
     state = tileState(graph);
   }
 
-  ComputeSet cs = graph.addComputeSet({dc, g.vertex});
+  // A tile's part longer than its workers split exactly is drawn by several vertices, one after
+  // another (piece k in compute set k), as each continues the tile's state where the last left
+  // it. On an IPU tile one compute set always suffices.
+  std::vector<ComputeSet> sets{graph.addComputeSet({dc, g.vertex})};
   std::string vertexName = poputil::templateVertex("poprand::" + g.vertex, g.type);
   CycleEstimator estimator = estimatorOf(g.vertex);
+  std::size_t widestBytes = graph.getTarget().getTypeSize(g.type);
+  if (g.in)
+    widestBytes =
+        std::max<std::size_t>(widestBytes, graph.getTarget().getTypeSize(g.in->elementType()));
+  const std::size_t maxPerVertex = popsdk::support::maxWorkerSplitElements(widestBytes);
   Tensor outFlat = g.out.flatten();
   for (unsigned i = 0; i < tiles.size(); ++i) {
     unsigned tile = tiles[i];
     Tensor out = concat(outFlat.slices(mapping[tile]));
-    VertexRef v = graph.addVertex(cs, vertexName,
-                                  {{"out", out}, {"state", state[g.seed ? i : tile].flatten()}});
-    if (g.in)
-      graph.connect(v["in"], concat(g.in->flatten().slices(mapping[tile])));
-    graph.setInitialValue(v["tile"], streamTile(graph, tile));
-    g.setParams(graph, v);
-    graph.setTileMapping(v, tile);
-    graph.setPerfEstimate(
-        v, estimator({graph.getTarget(), -1, g.type, g.type, {unsigned(out.numElements())}}));
+    Tensor in = g.in ? concat(g.in->flatten().slices(mapping[tile])) : Tensor();
+    std::size_t piece = 0;
+    popsdk::support::forEachPiece(
+        0, out.numElements(), maxPerVertex, [&](std::size_t b, std::size_t e) {
+          if (piece == sets.size())
+            sets.push_back(graph.addComputeSet({dc, g.vertex}));
+          VertexRef v = graph.addVertex(
+              sets[piece++], vertexName,
+              {{"out", out.slice(b, e)}, {"state", state[g.seed ? i : tile].flatten()}});
+          if (g.in)
+            graph.connect(v["in"], in.slice(b, e));
+          graph.setInitialValue(v["tile"], streamTile(graph, tile));
+          g.setParams(graph, v);
+          graph.setTileMapping(v, tile);
+          graph.setPerfEstimate(
+              v, estimator({graph.getTarget(), -1, g.type, g.type, {unsigned(e - b)}}));
+        });
   }
-  prog.add(program::Execute(cs));
+  for (const ComputeSet &cs : sets)
+    prog.add(program::Execute(cs));
 }
 
 } // namespace poprand::internal

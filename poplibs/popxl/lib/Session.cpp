@@ -26,14 +26,15 @@ using namespace poplar::program;
 
 namespace {
 
+/// "cpu" is Poplar's CPU device, as in PopXL: the whole program on one tile (no exchange), run
+/// by one host thread; "ipu_model" and "ipu_hw" are a whole ipu2 model.
 Device createDevice(const std::string &name) {
-  IPUModel model("ipu2");
   if (name == "cpu")
-    model.tilesPerIPU = 256; // a smaller model: quicker to compile and to run
-  else if (name != "ipu_model" && name != "ipu_hw")
+    return Device::createCPUDevice();
+  if (name != "ipu_model" && name != "ipu_hw")
     throw error("popxl.Session: device_desc must be 'ipu_hw', 'ipu_model' or 'cpu', got '" + name +
                 "'");
-  return model.createDevice();
+  return IPUModel("ipu2").createDevice();
 }
 
 // Handles of a variable's host write and host read (Poplar's handles are one namespace).

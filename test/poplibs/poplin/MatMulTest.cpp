@@ -17,7 +17,7 @@ using namespace popsdk::test;
 namespace {
 
 struct Case {
-  unsigned tiles;
+  unsigned tiles; // 0: Poplar's CPU device (one tile)
   std::size_t groups, m, k, n;
   Type in = FLOAT, out = FLOAT;
   const char *partials = "float";
@@ -33,7 +33,7 @@ std::string nameOf(const Case &c) {
 double epsilon(Type t) { return t == HALF ? std::ldexp(1.0, -10) : std::ldexp(1.0, -23); }
 
 void runCase(const Case &c) {
-  OpHarness h(c.tiles);
+  OpHarness h = c.tiles ? OpHarness(c.tiles) : OpHarness(Device::createCPUDevice());
   poplin::addCodelets(h.graph());
   const bool grouped = c.groups > 1;
   auto shape = [&](std::size_t r, std::size_t cols) {
@@ -75,5 +75,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{4, 2, 9, 20, 33, HALF, FLOAT, "half"}, Case{4, 1, 8, 24, 8, FLOAT, HALF, "float"},
         Case{1472, 1, 100, 200, 150}, Case{1472, 1, 64, 64, 64, HALF, HALF, "half"}),
     [](const testing::TestParamInfo<Case> &info) { return nameOf(info.param); });
+
+// On one tile, N = 65,544 columns are one part: more than the AMP's 16-bit weight row length,
+// so the plan takes the MAC vertex.
+TEST(MatMulOneBigTile, OutputRowsLongerThanTheAmpsRowLengthField) { runCase({0, 1, 2, 8, 65544}); }
 
 } // namespace

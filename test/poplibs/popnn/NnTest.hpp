@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace popnn::test {
@@ -17,6 +18,9 @@ namespace popnn::test {
 class NnHarness : public popsdk::test::OpHarness {
 public:
   explicit NnHarness(unsigned tiles = 4) : OpHarness(tiles) { popnn::addCodelets(graph()); }
+  explicit NnHarness(poplar::Device device) : OpHarness(std::move(device)) {
+    popnn::addCodelets(graph());
+  }
 };
 
 /// Expects each got[i] within tolerance * (|want[i]| + floor) of want[i]: relative for large

@@ -176,6 +176,29 @@ TEST(PopnnNonLinearity, GradientsMatchFiniteDifferencesFloatOneTile) { gradients
 TEST(PopnnNonLinearity, GradientsMatchFiniteDifferencesFloatFourTiles) { gradientsAll(FLOAT, 4); }
 TEST(PopnnNonLinearity, GradientsMatchFiniteDifferencesHalf) { gradientsAll(HALF, 4); }
 
+// On Poplar's CPU device one tile holds a 784 x 512 float activation, more than twice what one
+// MultiVertex's workers split exactly: the lowering gives it several vertices.
+TEST(PopnnNonLinearity, ForwardAndGradientOnTheCpuDevicesOneBigTile) {
+  const std::size_t rows = 784, row = 512, n = rows * row;
+  NnHarness h(Device::createCPUDevice());
+  auto x = inputs(FLOAT, n, 7);
+  auto g = hostData(FLOAT, n, -1, 1, 8);
+  Tensor in = h.input("x", FLOAT, {rows, row}, x);
+  Tensor outGrad = h.input("outGrad", FLOAT, {rows, row}, g);
+  for (auto t : {NonLinearityType::RELU, NonLinearityType::SIGMOID})
+    h.output(name(t, FLOAT), popnn::nonLinearity(h.graph(), t, in, h.prog()));
+  // RELU's input gradient is outGrad where the activation is positive, else 0.
+  h.output("reluGrad", popnn::nonLinearityInputGradient(h.graph(), NonLinearityType::RELU, in,
+                                                        outGrad, h.prog()));
+  h.run();
+  for (auto t : {NonLinearityType::RELU, NonLinearityType::SIGMOID})
+    expectClose(h.result(name(t, FLOAT)), expected(t, x, row), tolerance(FLOAT), name(t, FLOAT));
+  std::vector<double> want(n);
+  for (std::size_t i = 0; i < n; ++i)
+    want[i] = x[i] > 0 ? g[i] : 0;
+  expectClose(h.result("reluGrad"), want, tolerance(FLOAT), "reluGrad");
+}
+
 TEST(PopnnNonLinearity, GradientInAComputeSetOnAView) {
   NnHarness h(4);
   auto x = inputs(FLOAT, 16 * 6, 7);

@@ -5,12 +5,17 @@
 #include <poputil/TileMapping.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace poprand::test {
 
 using namespace poplar;
 
 RandHarness::RandHarness(unsigned tiles) : OpHarness(tiles) { poprand::addCodelets(graph()); }
+
+RandHarness::RandHarness(Device device) : OpHarness(std::move(device)) {
+  poprand::addCodelets(graph());
+}
 
 Tensor RandHarness::reference(const std::vector<std::size_t> &shape, Type type) {
   Tensor t = graph().addVariable(type, shape, "reference");

@@ -16,6 +16,7 @@ namespace poprand::test {
 class RandHarness : public popsdk::test::OpHarness {
 public:
   explicit RandHarness(unsigned tiles = 4);
+  explicit RandHarness(poplar::Device device);
   /// A variable of `shape` mapped linearly over the tiles (never written: only its shape and
   /// mapping matter to poprand).
   poplar::Tensor reference(const std::vector<std::size_t> &shape,

@@ -25,7 +25,10 @@ namespace {
 
 using Mapping = std::vector<std::vector<poplar::Interval>>;
 
-constexpr std::size_t kM = 8, kK = 512, kN = 256;
+constexpr std::size_t kM = 8, kK = 512, kN = 512;
+// The layouts under test spread tensors over tiles: the Sessions run on a whole ipu2 model ("cpu"
+// is one tile, where every layout is the same).
+constexpr const char *kDevice = "ipu_model";
 
 std::vector<float> ramp(std::size_t n, float scale) {
   std::vector<float> v(n);
@@ -57,12 +60,11 @@ std::vector<float> product(const std::vector<float> &a, const std::vector<float>
   return c;
 }
 
-/// The tile mapping poplin gives a matmul operand on the Session's "cpu" device (a 256-tile
-/// ipu2), created alone in a graph of its own; `transposed` views it back as [N, K].
+/// The tile mapping poplin gives a matmul operand on the tests' Session device (a whole ipu2),
+/// created alone in a graph of its own; `transposed` views it back as [N, K].
 Mapping poplinLayout(bool rhs, std::vector<std::size_t> a, std::vector<std::size_t> b,
                      bool transposed = false) {
   poplar::IPUModel model("ipu2");
-  model.tilesPerIPU = 256;
   poplar::Device device = model.createDevice();
   poplar::Graph graph(device.getTarget());
   poplar::Tensor t = rhs ? poplin::createMatMulInputRHS(graph, poplar::FLOAT, a, b, "rhs")
@@ -72,7 +74,6 @@ Mapping poplinLayout(bool rhs, std::vector<std::size_t> a, std::vector<std::size
 
 Mapping linearLayout(std::vector<std::size_t> shape) {
   poplar::IPUModel model("ipu2");
-  model.tilesPerIPU = 256;
   poplar::Device device = model.createDevice();
   poplar::Graph graph(device.getTarget());
   poplar::Tensor t = graph.addVariable(poplar::FLOAT, shape, "linear");
@@ -117,7 +118,7 @@ pva::Report profileOf(const Ir &ir) {
         "POPLAR_ENGINE_OPTIONS",
         R"({"autoReport.outputGraphProfile": "true", "autoReport.directory": ")" + dir.path() +
             "\"}");
-    Session session(ir, "cpu");
+    Session session(ir, kDevice);
   }
   return pva::openReport(dir.path() + "/profile.pop");
 }
@@ -183,7 +184,7 @@ TEST(PopxlLayout, AnInlinedGraphsInputsTakeNoTileMemoryOfTheirOwn) {
 
 TEST(PopxlLayout, AnInlinedGraphsInputPassesItsConsumersLayoutToTheCallersTensor) {
   TwoWays model(true);
-  Session session(model.p.ir, "cpu");
+  Session session(model.p.ir, kDevice);
   EXPECT_EQ(session.tileMapping(model.wt), poplinLayout(true, {kM, kK}, {kK, kN}));
   const auto outs = session.run({{model.p.xStream, bytes(model.p.x)}});
   std::vector<float> relu(model.p.x.size());
@@ -199,7 +200,7 @@ TEST(PopxlLayout, MatMulVariableOperandTakesCreateMatMulInputRHSLayout) {
   const TensorId wt = p.ir.addVariable(
       p.main, "w", {{std::int64_t(kK), std::int64_t(kN)}, DType::Float32}, bytes(w));
   const StreamId out = p.store(p.op(p.main, "matmul", {p.load(), wt}));
-  Session session(p.ir, "cpu");
+  Session session(p.ir, kDevice);
   EXPECT_EQ(session.tileMapping(wt), poplinLayout(true, {kM, kK}, {kK, kN}));
   EXPECT_NE(session.tileMapping(wt), linearLayout({kK, kN}));
   expectNear(p.run(session, out), product(p.x, w, kM, kK, kN));
@@ -214,7 +215,7 @@ TEST(PopxlLayout, OperandReadThroughTransposeTakesTheTransposedLayout) {
   const TensorId wT =
       p.op(p.main, "transpose", {wt}, {{"permutation", std::vector<std::int64_t>{1, 0}}});
   const StreamId out = p.store(p.op(p.main, "matmul", {p.load(), wT}));
-  Session session(p.ir, "cpu");
+  Session session(p.ir, kDevice);
   EXPECT_EQ(session.tileMapping(wt), poplinLayout(true, {kM, kK}, {kK, kN}, true));
   std::vector<float> wTransposed(w.size());
   for (std::size_t i = 0; i < kN; ++i)
@@ -251,7 +252,7 @@ TEST(PopxlLayout, WeightReadTransposedIsReadWhereItLiesNotCopiedIntoThePlansLayo
   EXPECT_EQ(arranged(t.wT), 0);
   EXPECT_EQ(arranged(t.x), 1); // the name the check looks for is the one the lowering gives
 
-  Session session(t.p.ir, "cpu");
+  Session session(t.p.ir, kDevice);
   const auto outs = session.run({{t.p.xStream, bytes(t.p.x)}});
   std::vector<float> wTransposed(t.w.size());
   for (std::size_t i = 0; i < kK; ++i)
@@ -279,7 +280,7 @@ TEST(PopxlLayout, CalledGraphInputTakesItsConsumersLayoutAndPassesItToTheCaller)
   const StreamId outW = p.store(p.op(p.main, "call", {x, wt}, {}, {layer}));
   const StreamId outV = p.store(p.op(p.main, "call", {x, vt}, {}, {layer}));
   p.ir.createOp(p.main, "accumulator_scale_", {vt}, {{"f", 2.0}}, "scale");
-  Session session(p.ir, "cpu");
+  Session session(p.ir, kDevice);
   const Mapping rhs = poplinLayout(true, {kM, kK}, {kK, kN});
   EXPECT_EQ(session.tileMapping(gw), rhs);
   EXPECT_EQ(session.tileMapping(wt), rhs);
@@ -305,7 +306,7 @@ TEST(PopxlLayout, TensorUsedByTwoOpsGetsTheFirstOnesLayoutAndBothResultsAreRight
     first = p.store(p.op(p.main, "matmul", {p.load(), wt}));
     second = p.store(p.op(p.main, "matmul", {wt, ut}));
   }
-  Session session(p.ir, "cpu");
+  Session session(p.ir, kDevice);
   EXPECT_EQ(session.tileMapping(wt), poplinLayout(true, {kM, kK}, {kK, kN}));
   const auto outs = session.run({{p.xStream, bytes(p.x)}});
   expectNear(floats(outs.at(first)), product(p.x, w, kM, kK, kN));
