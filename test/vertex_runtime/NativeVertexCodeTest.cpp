@@ -1,5 +1,6 @@
 // Which vertex types the Engine runs on the native tier: `native` compiles each on first use,
-// `auto` only once it has issued enough instructions on the interpreter, `interpreter` never.
+// `auto` only once it has issued enough instructions on the interpreter (in the background),
+// `interpreter` never.
 #include "engine/NativeVertexCode.hpp"
 #include "CodeletSources.hpp"
 #include "TestEnvironment.hpp"
@@ -76,6 +77,8 @@ TEST(NativeVertexCode, EachTierCompilesWhenItShould) {
   hot.interpreted(type, detail::NativeVertexCode::kAutoThreshold - 1);
   EXPECT_EQ(hot.forType(type), nullptr);
   hot.interpreted(type, 1);
+  hot.forType(type); // hot: its compilation starts, on a thread of its own
+  hot.waitForBackgroundCompiles();
   EXPECT_NE(hot.forType(type), nullptr);
 }
 

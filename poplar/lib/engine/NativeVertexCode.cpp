@@ -126,6 +126,19 @@ NativeVertexCode::NativeVertexCode(const CompiledGraph &cg,
 
 void NativeVertexCode::forgetSharedCode() { sharedNativeCode().clear(); }
 
+void NativeVertexCode::compileInBackground(Slot &s) {
+  if (s.queued.exchange(true, std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> lock(backgroundMutex_);
+  background_.push_back(std::async(std::launch::async, [this, &s] { compile(s); }));
+}
+
+void NativeVertexCode::waitForBackgroundCompiles() {
+  std::lock_guard<std::mutex> lock(backgroundMutex_);
+  for (auto &compilation : background_)
+    compilation.wait();
+}
+
 const interp::NativeCode *NativeVertexCode::compile(Slot &s) {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.code || s.failed)

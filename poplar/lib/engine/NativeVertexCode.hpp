@@ -1,5 +1,6 @@
 // Which vertex types run on the native tier (executor.vertexTier) and their compiled code:
-// compiled on the calling thread when first needed and shared with the other engines of the
+// compiled when first needed (`native`, on the calling thread) or once hot (`auto`, on a thread
+// of its own, the type interpreted meanwhile), and shared with the other engines of the
 // process that load the same code (the latest 512 entries outlive their engines).
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -32,11 +34,18 @@ public:
     Slot &s = *slots_[slotOf_[type]];
     if (const interp::NativeCode *code = s.ready.load(std::memory_order_acquire))
       return code;
-    if (s.failed.load(std::memory_order_relaxed) ||
-        (tier_ == VertexTier::Auto && s.issued.load(std::memory_order_relaxed) < kAutoThreshold))
+    if (s.failed.load(std::memory_order_relaxed))
       return nullptr;
+    if (tier_ == VertexTier::Auto) {
+      if (s.issued.load(std::memory_order_relaxed) >= kAutoThreshold)
+        compileInBackground(s);
+      return nullptr;
+    }
     return compile(s);
   }
+  /// Waits for the compilations `auto` started (for tests; the destructor waits too).
+  void waitForBackgroundCompiles();
+  ~NativeVertexCode() { waitForBackgroundCompiles(); }
   /// Forgets the code compiled by the process's engines, so that the next use compiles again
   /// (for tests of when each tier compiles).
   static void forgetSharedCode();
@@ -54,15 +63,21 @@ private:
     std::string typeName; // the first vertex type using it, for messages
     std::atomic<const interp::NativeCode *> ready{nullptr};
     std::atomic<bool> failed{false};
+    std::atomic<bool> queued{false}; // `auto` has started its compilation
     std::atomic<std::uint64_t> issued{0};
     std::mutex mutex;
     std::shared_ptr<const interp::NativeCode> code;
   };
   const interp::NativeCode *compile(Slot &s);
+  /// Starts compiling `s` on a thread of its own, once: a hot type goes on being interpreted
+  /// until its code is ready, rather than stall the step (and the pool) for the compilation.
+  void compileInBackground(Slot &s);
 
   VertexTier tier_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<std::uint32_t> slotOf_; // by vertex type
+  std::mutex backgroundMutex_;
+  std::vector<std::future<void>> background_; // the compilations started, waited for at the end
 };
 
 } // namespace poplar::detail
