@@ -5,6 +5,7 @@
 // graph calls are differentiated by Builders of their own, once each (the call's rule).
 #include <popxl/Autodiff.hpp>
 
+#include "AliasClasses.hpp"
 #include "OpTable.hpp"
 
 #include <poplar/HalfFloat.hpp>
@@ -63,30 +64,27 @@ public:
 
   /// A gradient reads forward values after the forward graph has run, so a value that an op
   /// of the graph later writes in place (relu_'s output under exp_) would be read changed: an
-  /// error naming both ops.
+  /// error naming both ops. Memory is shared as the scheduler sees it (AliasClasses).
   void checkNotOverwritten(TensorId t) const {
     auto effects = [&](const OpInfo &op) { return internal::opRow(op.type).effects(ir_, op); };
-    auto aliasesItsInput = [&](OpId o) { return effects(ir_.op(o)).outputAliasesInput; };
-    // The tensor whose memory `t` is (views and in-place outputs alias their first input).
-    TensorId root = t;
-    for (OpId p = ir_.tensor(root).producer; p != kNoProducer && aliasesItsInput(p);
-         p = ir_.tensor(root).producer)
-      root = ir_.op(p).inputs.at(0);
     const std::vector<OpId> &ops = ir_.graph(forward_).ops;
-    const OpId made = ir_.tensor(t).producer;
-    bool after = made == kNoProducer;
-    std::set<TensorId> aliases{root};
+    internal::AliasClasses aliases;
     for (OpId o : ops) {
       const OpInfo &op = ir_.op(o);
-      const internal::Effects e = effects(op);
+      if (effects(op).outputAliasesInput)
+        aliases.join(op.outputs.at(0), op.inputs.at(0));
+    }
+    const TensorId memory = aliases.root(t);
+    const OpId made = ir_.tensor(t).producer;
+    bool after = made == kNoProducer;
+    for (OpId o : ops) {
+      const OpInfo &op = ir_.op(o);
       if (after)
-        for (std::size_t i : e.modifiedInputs)
-          if (aliases.count(op.inputs.at(i)))
+        for (std::size_t i : effects(op).modifiedInputs)
+          if (aliases.root(op.inputs.at(i)) == memory)
             throw error("popxl.autodiff: the gradient needs '" + ir_.tensor(t).name +
                         "', which op '" + op.name + "' (" + op.type +
                         ") later overwrites in place; use the op's out-of-place form");
-      if (e.outputAliasesInput && !op.inputs.empty() && aliases.count(op.inputs[0]))
-        aliases.insert(op.outputs.begin(), op.outputs.end());
       after = after || o == made;
     }
   }

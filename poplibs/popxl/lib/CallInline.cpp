@@ -4,9 +4,9 @@
 // pay for copying every weight into it and every result out of it). Its inputs have no Poplar
 // tensors of their own (the layout pass makes none: Layout.cpp): the caller's are bound to them.
 // Copies remain only where sharing the caller's memory would change what the program computes.
+#include "AliasClasses.hpp"
 #include "OpTable.hpp"
 
-#include <map>
 #include <set>
 
 namespace popxl::internal {
@@ -30,24 +30,10 @@ bool isInlined(const Ir &ir, GraphId g) {
 
 namespace {
 
-/// Tensors of one graph that share memory: an op's output 0 and its input 0 when the op is a
-/// view or writes that input in place.
-class Aliases {
-public:
-  void join(TensorId a, TensorId b) { parent_[root(a)] = root(b); }
-  TensorId root(TensorId t) {
-    for (auto it = parent_.find(t); it != parent_.end() && it->second != t; it = parent_.find(t))
-      t = it->second;
-    return t;
-  }
-
-private:
-  std::map<TensorId, TensorId> parent_;
-};
-
 /// For each input of `g`: whether an op of `g` writes it in place, directly or through a view.
 std::vector<bool> inputsWritten(const Ir &ir, GraphId g) {
-  Aliases aliases;
+  // An op's output 0 shares its input 0 when the op is a view or writes that input in place.
+  AliasClasses aliases;
   std::vector<TensorId> written;
   for (OpId o : ir.graph(g).ops) {
     const OpInfo &op = ir.op(o);

@@ -3,6 +3,7 @@
 // accesses to tensors written in place and to host streams.
 #include <popxl/Ir.hpp>
 
+#include "AliasClasses.hpp"
 #include "OpTable.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -20,22 +21,6 @@ namespace {
 using Dag = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 using Vertex = boost::graph_traits<Dag>::vertex_descriptor;
 using Edge = boost::graph_traits<Dag>::edge_descriptor;
-
-/// Tensors that share memory (an in-place op's output and its input, a view and its base), as
-/// a union-find keyed by tensor.
-class AliasClasses {
-public:
-  TensorId root(TensorId t) {
-    auto it = parent_.find(t);
-    if (it == parent_.end() || it->second == t)
-      return t;
-    return it->second = root(it->second);
-  }
-  void join(TensorId a, TensorId b) { parent_[root(a)] = root(b); }
-
-private:
-  std::unordered_map<TensorId, TensorId> parent_;
-};
 
 /// Accesses to one resource (an alias class, or a host stream) in creation order: readers
 /// after the last write, a write after every earlier access.
@@ -78,7 +63,7 @@ std::vector<OpId> Ir::schedule(GraphId g) const {
   Dag dag(ops.size());
 
   std::vector<internal::Effects> effects;
-  AliasClasses aliases;
+  internal::AliasClasses aliases;
   for (OpId o : ops) {
     const OpInfo &op = this->op(o);
     effects.push_back(internal::opRow(op.type).effects(*this, op));
