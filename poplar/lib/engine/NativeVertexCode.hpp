@@ -37,7 +37,9 @@ public:
     if (s.failed.load(std::memory_order_relaxed))
       return nullptr;
     if (tier_ == VertexTier::Auto) {
-      if (s.issued.load(std::memory_order_relaxed) >= kAutoThreshold)
+      // A plain load first: every tile's run of the type asks until its code is ready.
+      if (!s.queued.load(std::memory_order_relaxed) &&
+          s.issued.load(std::memory_order_relaxed) >= kAutoThreshold)
         compileInBackground(s);
       return nullptr;
     }
