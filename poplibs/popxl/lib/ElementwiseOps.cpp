@@ -31,6 +31,40 @@ void lowerBinary(const LowerContext &c, const OpInfo &op) {
            popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.in(op, 1), c.prog, op.name));
 }
 
+namespace {
+
+/// The non-linearities popnn lowers, by op type (their gradient ops are "<type>_grad").
+const std::map<std::string, popnn::NonLinearityType> &nonLinearities() {
+  using popnn::NonLinearityType;
+  static const std::map<std::string, NonLinearityType> kTypes = {
+      {"relu", NonLinearityType::RELU},
+      {"gelu", NonLinearityType::GELU},
+      {"sigmoid", NonLinearityType::SIGMOID},
+      {"tanh", NonLinearityType::TANH}};
+  return kTypes;
+}
+
+/// The unary ops one popops map of an op type lowers.
+const std::map<std::string, popops::expr::UnaryOpType> &unaryMaps() {
+  using popops::expr::UnaryOpType;
+  static const std::map<std::string, UnaryOpType> kTypes = {
+      {"neg", UnaryOpType::NEGATE},   {"abs", UnaryOpType::ABSOLUTE},
+      {"exp", UnaryOpType::EXPONENT}, {"log", UnaryOpType::LOGARITHM},
+      {"sqrt", UnaryOpType::SQRT},    {"sin", UnaryOpType::SIN},
+      {"cos", UnaryOpType::COS},      {"sign", UnaryOpType::SIGNUM},
+      {"ceil", UnaryOpType::CEIL},    {"floor", UnaryOpType::FLOOR}};
+  return kTypes;
+}
+
+/// The op `type` stands for without `suffix` (relu_ and relu_grad for relu).
+std::string withoutSuffix(const std::string &type, const std::string &suffix) {
+  const bool has = type.size() > suffix.size() &&
+                   type.compare(type.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return has ? type.substr(0, type.size() - suffix.size()) : type;
+}
+
+} // namespace
+
 /// add_: the second operand broadcasts to the first, which keeps its shape.
 std::vector<TensorSpec> inferBinaryInPlace(const Ir &ir, const OpInfo &op) {
   const TensorSpec out = inferBinary(ir, op).at(0);
@@ -41,17 +75,16 @@ std::vector<TensorSpec> inferBinaryInPlace(const Ir &ir, const OpInfo &op) {
   return {a};
 }
 
+/// An in-place form (add_, exp_, relu_, gelu_) lowered as its out-of-place op's, in place.
 void lowerInPlace(const LowerContext &c, const OpInfo &op) {
-  using popops::expr::UnaryOpType;
   const poplar::Tensor &t = c.in(op, 0);
-  if (op.type == "add_")
+  const std::string type = withoutSuffix(op.type, "_");
+  if (type == "add")
     popops::mapInPlace(c.graph, popops::expr::BinaryOpType::ADD, t, c.in(op, 1), c.prog, op.name);
-  else if (op.type == "exp_")
-    popops::mapInPlace(c.graph, UnaryOpType::EXPONENT, t, c.prog, op.name);
+  else if (auto nl = nonLinearities().find(type); nl != nonLinearities().end())
+    popnn::nonLinearityInPlace(c.graph, nl->second, t, c.prog, op.name);
   else
-    popnn::nonLinearityInPlace(
-        c.graph, op.type == "relu_" ? popnn::NonLinearityType::RELU : popnn::NonLinearityType::GELU,
-        t, c.prog, op.name);
+    popops::mapInPlace(c.graph, unaryMaps().at(type), t, c.prog, op.name);
   c.setOut(op, 0, t);
 }
 
@@ -62,21 +95,7 @@ std::vector<TensorSpec> inferUnary(const Ir &ir, const OpInfo &op) {
 }
 
 void lowerUnary(const LowerContext &c, const OpInfo &op) {
-  using popnn::NonLinearityType;
-  using popops::expr::UnaryOpType;
-  static const std::map<std::string, NonLinearityType> kNonLinear = {
-      {"relu", NonLinearityType::RELU},
-      {"gelu", NonLinearityType::GELU},
-      {"sigmoid", NonLinearityType::SIGMOID},
-      {"tanh", NonLinearityType::TANH}};
-  static const std::map<std::string, UnaryOpType> kTypes = {
-      {"neg", UnaryOpType::NEGATE},   {"abs", UnaryOpType::ABSOLUTE},
-      {"exp", UnaryOpType::EXPONENT}, {"log", UnaryOpType::LOGARITHM},
-      {"sqrt", UnaryOpType::SQRT},    {"sin", UnaryOpType::SIN},
-      {"cos", UnaryOpType::COS},      {"sign", UnaryOpType::SIGNUM},
-      {"ceil", UnaryOpType::CEIL},    {"floor", UnaryOpType::FLOOR}};
-  auto nl = kNonLinear.find(op.type);
-  if (nl != kNonLinear.end())
+  if (auto nl = nonLinearities().find(op.type); nl != nonLinearities().end())
     c.setOut(op, 0, popnn::nonLinearity(c.graph, nl->second, c.in(op, 0), c.prog, op.name));
   else if (op.type == "log2") // popops has the natural logarithm only
     c.setOut(op, 0,
@@ -85,19 +104,14 @@ void lowerUnary(const LowerContext &c, const OpInfo &op) {
                                               popops::expr::Const(float(M_LN2))),
                          {c.in(op, 0)}, c.prog, op.name));
   else
-    c.setOut(op, 0, popops::map(c.graph, kTypes.at(op.type), c.in(op, 0), c.prog, op.name));
+    c.setOut(op, 0, popops::map(c.graph, unaryMaps().at(op.type), c.in(op, 0), c.prog, op.name));
 }
 
 void lowerNonLinearityGrad(const LowerContext &c, const OpInfo &op) {
-  using popnn::NonLinearityType;
-  static const std::map<std::string, NonLinearityType> kTypes = {
-      {"relu_grad", NonLinearityType::RELU},
-      {"gelu_grad", NonLinearityType::GELU},
-      {"sigmoid_grad", NonLinearityType::SIGMOID},
-      {"tanh_grad", NonLinearityType::TANH}};
   c.setOut(op, 0,
-           popnn::nonLinearityInputGradient(c.graph, kTypes.at(op.type), c.in(op, 1), c.in(op, 0),
-                                            c.prog, op.name));
+           popnn::nonLinearityInputGradient(c.graph,
+                                            nonLinearities().at(withoutSuffix(op.type, "_grad")),
+                                            c.in(op, 1), c.in(op, 0), c.prog, op.name));
 }
 
 std::vector<TensorSpec> inferFirst(const Ir &ir, const OpInfo &op) {
@@ -240,8 +254,7 @@ void gradNonLinearity(GradContext &c, const OpInfo &op) {
   if (auto g = c.outputGrad(op, 0)) {
     // popnn's gradients take the forward output, except GELU's, which takes the input; an
     // in-place form (relu_) has its out-of-place form's rule.
-    const std::string type =
-        op.type.back() == '_' ? op.type.substr(0, op.type.size() - 1) : op.type;
+    const std::string type = withoutSuffix(op.type, "_");
     const TensorId act = type == "gelu" ? c.fwd(op.inputs[0]) : c.fwd(op.outputs[0]);
     c.addInputGrad(op, 0, c.op(type + "_grad", {*g, act}));
   }
