@@ -1,5 +1,6 @@
 // The executor's strided copy groups (engine/CopyGroups.hpp): a transpose's one-element runs fold
-// into a group per stride, other runs stay apart, and the groups move exactly the runs' bytes.
+// into a group per stride and its groups into one lattice, other runs stay apart, and the groups
+// move exactly the runs' bytes.
 #include "engine/CopyGroups.hpp"
 
 #include <gtest/gtest.h>
@@ -11,8 +12,10 @@
 namespace {
 
 using poplar::detail::CopyGroup;
+using poplar::detail::copyLattice;
 using poplar::detail::CopyRun;
 using poplar::detail::foldCopyRuns;
+using poplar::detail::latticeRows;
 
 /// The runs of a [rows, cols] float transpose on one tile: element (r, c) from r*cols+c to
 /// c*rows+r, in source order (what planCopy gives a copy into a transposed layout).
@@ -37,12 +40,17 @@ void expectGroupsMoveTheRuns(const std::vector<CopyRun> &runs, std::size_t tiles
   for (const CopyRun &r : runs)
     popsdk::support::copyBytes(byRuns[r.dstTile].data() + r.dstOffset,
                                byRuns[r.srcTile].data() + r.srcOffset, r.bytes);
+  // As the executor moves them: each lattice of groups at once.
+  std::vector<std::uint8_t *> base;
+  for (auto &memory : byGroups)
+    base.push_back(memory.data());
+  const std::vector<CopyGroup> groups = foldCopyRuns(runs);
   std::size_t moved = 0;
-  for (const CopyGroup &g : foldCopyRuns(runs)) {
-    poplar::detail::copyStrided(byGroups[g.dstTile].data() + g.dstOffset, g.dstStride,
-                                byGroups[g.srcTile].data() + g.srcOffset, g.srcStride, g.bytes,
-                                g.count);
-    moved += std::size_t(g.bytes) * g.count;
+  for (std::size_t i = 0; i < groups.size();) {
+    const std::size_t rows = latticeRows(groups.data() + i, groups.size() - i);
+    copyLattice(base.data(), groups.data() + i, rows);
+    for (std::size_t r = 0; r < rows; ++r, ++i)
+      moved += std::size_t(groups[i].bytes) * groups[i].count;
   }
   std::size_t runBytes = 0;
   for (const CopyRun &r : runs)
@@ -63,6 +71,28 @@ TEST(CopyGroups, ATransposeFoldsIntoOneGroupPerSourceRow) {
     EXPECT_EQ(groups[r].dstStride, 6 * 4);
   }
   expectGroupsMoveTheRuns(runs, 1, 2048);
+}
+
+TEST(CopyGroups, ATransposesGroupsAreOneLatticeMovedInBlocks) {
+  for (std::uint32_t rows : {1u, 7u, 8u, 33u}) {
+    const auto runs = transposeRuns(rows, 21, 4096);
+    const auto groups = foldCopyRuns(runs);
+    EXPECT_EQ(latticeRows(groups.data(), groups.size()), rows);
+    expectGroupsMoveTheRuns(runs, 1, 8192);
+  }
+}
+
+TEST(CopyGroups, GroupsWritingOneByteTwiceAreNoLattice) {
+  // Two rows of four runs whose destinations interleave with a stride of one run but a row step
+  // of two: row 1's runs land on row 0's second and later runs. In order, row 1 wins.
+  std::vector<CopyRun> runs;
+  for (std::uint32_t r = 0; r < 2; ++r)
+    for (std::uint32_t c = 0; c < 4; ++c)
+      runs.push_back({0, 100 * r + 4 * c, 0, 512 + 8 * r + 4 * c, 4});
+  const auto groups = foldCopyRuns(runs);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(latticeRows(groups.data(), groups.size()), 1u);
+  expectGroupsMoveTheRuns(runs, 1, 1024);
 }
 
 TEST(CopyGroups, RunsOfOtherSizesTilesOrStridesStayApart) {

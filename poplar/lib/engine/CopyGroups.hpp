@@ -6,8 +6,10 @@
 #include "compiler/CompiledGraph.hpp"
 #include "support/CopyBytes.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace poplar::detail {
@@ -72,6 +74,59 @@ inline void copyStrided(std::uint8_t *d, std::int64_t dStride, const std::uint8_
   }
   for (std::uint32_t k = 0; k < count; ++k, d += dStride, s += sStride)
     popsdk::support::copyBytes(d, s, bytes);
+}
+
+/// How many of the `n` groups from `g` are rows of one lattice: between the same two tiles, of the
+/// same run size, count and strides, each starting a fixed step of source and destination after the
+/// last, and no two of their runs writing the same byte (so that any order moves them alike).
+inline std::size_t latticeRows(const CopyGroup *g, std::size_t n) {
+  if (n < 2 || g[0].count < 2)
+    return 1;
+  const std::int64_t srcStep = std::int64_t(g[1].srcOffset) - g[0].srcOffset,
+                     dstStep = std::int64_t(g[1].dstOffset) - g[0].dstOffset;
+  std::size_t rows = 1;
+  while (rows < n) {
+    const CopyGroup &r = g[rows];
+    if (r.srcTile != g[0].srcTile || r.dstTile != g[0].dstTile || r.bytes != g[0].bytes ||
+        r.count != g[0].count || r.srcStride != g[0].srcStride || r.dstStride != g[0].dstStride ||
+        std::int64_t(r.srcOffset) - g[0].srcOffset != std::int64_t(rows) * srcStep ||
+        std::int64_t(r.dstOffset) - g[0].dstOffset != std::int64_t(rows) * dstStep)
+      break;
+    ++rows;
+  }
+  // Destinations disjoint: rows apart (each row's runs packed within one step), or columns apart
+  // (each column's runs, one a row, packed within one stride).
+  const std::int64_t bytes = g[0].bytes, stride = std::abs(std::int64_t(g[0].dstStride)),
+                     step = std::abs(dstStep);
+  if (stride >= bytes && step >= (std::int64_t(g[0].count) - 1) * stride + bytes)
+    return rows;
+  if (step >= bytes && stride >= (std::int64_t(rows) - 1) * step + bytes)
+    return rows;
+  return 1;
+}
+
+/// Moves the `rows` groups of a lattice from `g` (latticeRows) in square blocks, so that a
+/// transpose reads and writes each cache line once rather than once per element.
+inline void copyLattice(std::uint8_t *const *base, const CopyGroup *g, std::size_t rows) {
+  constexpr std::uint32_t kBlock = 8;
+  std::uint8_t *const d0 = base[g->dstTile] + g->dstOffset;
+  const std::uint8_t *const s0 = base[g->srcTile] + g->srcOffset;
+  if (rows == 1) {
+    copyStrided(d0, g->dstStride, s0, g->srcStride, g->bytes, g->count);
+    return;
+  }
+  const std::int64_t srcStep = std::int64_t(g[1].srcOffset) - g[0].srcOffset,
+                     dstStep = std::int64_t(g[1].dstOffset) - g[0].dstOffset;
+  for (std::size_t r0 = 0; r0 < rows; r0 += kBlock) {
+    const std::size_t r1 = std::min<std::size_t>(rows, r0 + kBlock);
+    for (std::uint32_t c0 = 0; c0 < g->count; c0 += kBlock) {
+      const std::uint32_t n = std::min(g->count - c0, kBlock);
+      for (std::size_t r = r0; r < r1; ++r)
+        copyStrided(d0 + std::int64_t(r) * dstStep + std::int64_t(c0) * g->dstStride, g->dstStride,
+                    s0 + std::int64_t(r) * srcStep + std::int64_t(c0) * g->srcStride, g->srcStride,
+                    g->bytes, n);
+    }
+  }
 }
 
 } // namespace poplar::detail

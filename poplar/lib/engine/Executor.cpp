@@ -97,10 +97,10 @@ void Executor::runCopies(CopyPlan &plan, bool staged) {
   const CopyGroup *groups = plan.groups.data();
   if (!staged) {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t) {
-      for (std::size_t i = b; i < e; ++i) {
-        const CopyGroup &g = groups[i];
-        copyStrided(base[g.dstTile] + g.dstOffset, g.dstStride, base[g.srcTile] + g.srcOffset,
-                    g.srcStride, g.bytes, g.count);
+      for (std::size_t i = b; i < e;) {
+        const std::size_t rows = latticeRows(groups + i, e - i);
+        copyLattice(base, groups + i, rows);
+        i += rows;
       }
     });
     return;
