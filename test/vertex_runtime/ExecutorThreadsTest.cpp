@@ -230,6 +230,81 @@ TEST(ExecutorThreads, TheLowestFaultingTileIsReportedWhateverTheThreads) {
   }
 }
 
+/// What one tile's compute set of long MultiVertex and Vertex runs gives: after its first run
+/// the executor splits the tile into parts that threads run side by side (StepPlans.hpp). The
+/// fourth run faults in the middle of the tile (a vertex's check fails).
+struct OneTileOutcome {
+  std::vector<float> out;
+  std::vector<float> sums;
+  std::vector<std::uint64_t> runCycles;
+  std::string message;
+};
+
+OneTileOutcome runOneBusyTile(unsigned threads, const char *tier) {
+  constexpr std::size_t kN = 12000;
+  Device device = testDevice(1);
+  Graph graph(device.getTarget());
+  graph.addCodelets(codeletPath("Shapes.cpp"));
+  graph.addCodelets(codeletPath("Faults.cpp"));
+  Tensor a = graph.addVariable(FLOAT, {4, kN}, "a"), out = graph.addVariable(FLOAT, {4, kN}, "out");
+  Tensor sums = graph.addVariable(FLOAT, {4}, "sums"), ints = graph.addVariable(INT, {4}, "ints");
+  for (const Tensor &t : {a, out, sums, ints})
+    graph.setTileMapping(t, 0);
+  ComputeSet cs = graph.addComputeSet("busy");
+  for (unsigned i = 0; i < 4; ++i) {
+    auto add =
+        graph.addVertex(cs, "MultiAdd", {{"a", a[i]}, {"b", a[(i + 1) % 4]}, {"out", out[i]}});
+    auto sum = graph.addVertex(cs, "SumVertex", {{"in", a[i]}, {"out", sums[i]}});
+    auto check = graph.addVertex(cs, "CheckPositive", {{"in", ints.slice(i, i + 1)}});
+    for (const auto &v : {add, sum, check})
+      graph.setTileMapping(v, 0);
+  }
+  std::vector<float> values(a.numElements());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = float(i % 101) * 0.5f;
+  graph.setInitialValue(a, ArrayRef<float>(values));
+  graph.setInitialValue(ints, ArrayRef<int>(std::vector<int>{1, 1, 1, 1}));
+  graph.createHostWrite("ints", ints);
+  graph.createHostRead("out", out);
+  graph.createHostRead("sums", sums);
+  Engine engine(graph, Execute(cs), withThreads({}, threads, tier));
+  engine.load(device);
+  OneTileOutcome o;
+  for (int run = 0; run < 3; ++run) {
+    engine.run();
+    o.runCycles.push_back(engine.getLastRunCycles());
+  }
+  const std::vector<int> failing = {1, 1, -1, 1};
+  engine.writeTensor("ints", failing.data(), failing.data() + failing.size());
+  try {
+    engine.run();
+  } catch (const application_runtime_error &e) {
+    o.message = e.what();
+  }
+  o.out.resize(out.numElements());
+  engine.readTensor("out", o.out.data(), o.out.data() + o.out.size());
+  o.sums.resize(sums.numElements());
+  engine.readTensor("sums", o.sums.data(), o.sums.data() + o.sums.size());
+  return o;
+}
+
+TEST(ExecutorThreads, ATileSplitAcrossThreadsGivesWhatOneThreadGives) {
+  for (const char *tier : {"interpreter", "native"}) {
+    const OneTileOutcome want = runOneBusyTile(1, tier);
+    EXPECT_NE(want.message.find("'CheckPositive'"), std::string::npos) << want.message;
+    EXPECT_EQ(want.runCycles[1], want.runCycles[0]); // split or not, the same cycles
+    EXPECT_EQ(want.out[5], float(5 % 101) * 0.5f + float((12000 + 5) % 101) * 0.5f); // a[0] + a[1]
+    for (unsigned threads : {2u, 4u}) {
+      SCOPED_TRACE(std::string(tier) + ", " + std::to_string(threads) + " host threads");
+      const OneTileOutcome got = runOneBusyTile(threads, tier);
+      EXPECT_EQ(got.out, want.out);
+      EXPECT_EQ(got.sums, want.sums);
+      EXPECT_EQ(got.runCycles, want.runCycles);
+      EXPECT_EQ(got.message, want.message);
+    }
+  }
+}
+
 TEST(ExecutorThreads, ThreadCountsOutOfRangeAreRejected) {
   Device device = testDevice(2);
   Graph graph(device.getTarget());

@@ -128,8 +128,15 @@ void Executor::runCopies(CopyPlan &plan, bool staged) {
 
 void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
   bool failed = false;
-  const VertexStep step{
-      cg_, codelets_, native_, cs, tileViews_.data(), plan.vertexCycles.data(), checker_};
+  const VertexStep step{cg_,
+                        codelets_,
+                        native_,
+                        cs,
+                        tileViews_.data(),
+                        plan.vertexCycles.data(),
+                        checker_,
+                        plan.runOffset.data(),
+                        plan.runCycles.data()};
   TileWork *tiles = plan.tiles.data();
   const auto &begin = plan.chunks.begin;
   auto chunk = [&](std::uint32_t c, unsigned thread) {
@@ -149,6 +156,9 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
     }
   };
   runChunks(plan.chunks, plan.handOff, chunk);
+  if (!failed)
+    for (const SplitTile &split : plan.splits)
+      finishSplitTile(step, tiles + split.first, split.count);
   if (failed) {
     auto error = std::move(error_);
     error_ = nullptr;
@@ -184,7 +194,7 @@ void Executor::compute(std::uint32_t index) {
     profile_.vertexTypes[span.type].cycles += sum;
   }
   if (!plan.measured)
-    replanFromMeasurement(plan, threads_);
+    replanFromMeasurement(plan, cg_, cs, threads_);
   device_.clock += longest;
   advance(&TileCycles::sync, sync);
   if (!cs.copyOut.empty()) {

@@ -105,10 +105,91 @@ ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, u
   return plan;
 }
 
-void replanFromMeasurement(ComputePlan &plan, unsigned threads) {
+namespace {
+/// One worker run of a vertex on a tile being split.
+struct Run {
+  std::uint32_t vertex = 0, worker = 0;
+  double costNs = 0;
+};
+
+/// The parts of tile `t` (at least two): its runs cut into `parts` of about equal cost.
+void addParts(std::vector<TileWork> &out, const TileWork &t, const std::vector<Run> &runs,
+              std::size_t parts, const std::vector<std::uint32_t> &runsOf) {
+  double total = 0;
+  for (const Run &r : runs)
+    total += r.costNs;
+  double sum = 0;
+  std::size_t from = 0, made = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    sum += runs[i].costNs;
+    // A part ends where the parts so far reach their share; the last takes what is left.
+    const bool last = i + 1 == runs.size();
+    if (!last && (made + 1 == parts || sum < total * double(made + 1) / double(parts)))
+      continue;
+    const Run &first = runs[from], &end = runs[i];
+    TileWork part;
+    part.tile = t.tile;
+    part.begin = first.vertex;
+    part.end = end.vertex + 1;
+    part.part = true;
+    part.context = std::uint16_t(made);
+    part.beginWorker = first.worker;
+    part.endWorker = end.worker + 1 == runsOf[end.vertex] ? 0 : end.worker + 1;
+    for (std::size_t r = from; r <= i; ++r)
+      part.costNs += runs[r].costNs;
+    out.push_back(part);
+    ++made;
+    from = i + 1;
+  }
+}
+} // namespace
+
+/// Each tile that costs more than kSplitTileNs becomes parts of about equal cost, cut between
+/// worker runs (each run's cost its share of its vertex's measured thread cycles), at most one
+/// per worker context, so that no two runs of one context share a stack.
+void splitTiles(ComputePlan &plan, const CompiledGraph &cg, const CompiledComputeSet &cs) {
+  const unsigned contexts = std::max(1u, cg.target.numWorkerContexts);
+  std::vector<std::uint32_t> runsOf(cs.vertices.size());
+  for (std::size_t i = 0; i < cs.vertices.size(); ++i)
+    runsOf[i] = cg.vertexTypes[cs.vertices[i].vertexType].multiVertex ? contexts : 1;
+  std::vector<TileWork> tiles;
+  std::vector<Run> runs;
+  for (const TileWork &t : plan.tiles) {
+    runs.clear();
+    if (t.costNs >= HostCost::kSplitTileNs)
+      for (std::uint32_t v = t.begin; v < t.end; ++v)
+        for (std::uint32_t w = 0; w < runsOf[v]; ++w)
+          runs.push_back({v, w,
+                          HostCost::kWorkerRunNs +
+                              HostCost::kThreadCycleNs * double(plan.vertexCycles[v]) / runsOf[v]});
+    const std::size_t parts = std::min<std::size_t>(
+        {contexts, runs.size(), std::size_t(t.costNs / HostCost::kTilePartNs)});
+    if (parts < 2) {
+      tiles.push_back(t);
+      continue;
+    }
+    plan.splits.push_back({std::uint32_t(tiles.size()), 0});
+    addParts(tiles, t, runs, parts, runsOf);
+    plan.splits.back().count = std::uint32_t(tiles.size()) - plan.splits.back().first;
+  }
+  if (plan.splits.empty())
+    return;
+  plan.tiles = std::move(tiles);
+  plan.runOffset.resize(cs.vertices.size());
+  std::uint32_t offset = 0;
+  for (std::size_t i = 0; i < cs.vertices.size(); ++i) {
+    plan.runOffset[i] = offset;
+    offset += runsOf[i];
+  }
+  plan.runCycles.assign(offset, 0);
+}
+
+void replanFromMeasurement(ComputePlan &plan, const CompiledGraph &cg, const CompiledComputeSet &cs,
+                           unsigned threads) {
   for (auto &t : plan.tiles)
     t.costNs += HostCost::kThreadCycleNs * double(t.busyCycles);
   plan.measured = true;
+  splitTiles(plan, cg, cs);
   cutTiles(plan, threads);
 }
 

@@ -26,6 +26,10 @@ struct HostCost {
   // per thread, and more for a long step so that none exceeds about kChunkNs.
   static constexpr unsigned kChunksPerThread = 4;
   static constexpr double kChunkNs = 2e3;
+  // A tile that costs more than kSplitTileNs is split into parts of at least kTilePartNs, at
+  // most one per worker context.
+  static constexpr double kSplitTileNs = 50e3;
+  static constexpr double kTilePartNs = 20e3;
 };
 
 /// Contiguous chunks of a step's items (tiles or copy runs): chunk c is [begin[c], begin[c+1]).
@@ -46,13 +50,25 @@ struct CopyPlan {
   std::vector<CopyGroup> groups;
 };
 
-/// One tile's share of a compute set and its latest result.
+/// One tile's share of a compute set and its latest result, or a part of it (splitTiles).
 struct TileWork {
   std::uint32_t tile = 0;
   std::uint32_t begin = 0, end = 0; // its vertices in CompiledComputeSet::vertices
   double costNs = 0;                // estimated host time
   std::uint64_t tileCycles = 0;     // this execution's compute-phase cycles on the tile
   std::uint64_t busyCycles = 0;     // excluding idle worker contexts
+  // A part of a split tile runs from worker beginWorker of vertex `begin` to worker endWorker
+  // (exclusive; 0 for all) of vertex end - 1, every run on the stack of worker context
+  // `context` (the part's index on its tile), and leaves its cycles in runCycles: the tile's
+  // schedule is made when all its parts have run (finishSplitTile), into its first part.
+  bool part = false;
+  std::uint16_t context = 0;
+  std::uint32_t beginWorker = 0, endWorker = 0;
+};
+
+/// The parts [first, first + count) of ComputePlan::tiles that make one split tile.
+struct SplitTile {
+  std::uint32_t first = 0, count = 0;
 };
 
 /// Consecutive vertices of one type, [begin, end) in CompiledComputeSet::vertices: a step adds
@@ -70,12 +86,20 @@ struct ComputePlan {
   HandOffChoice handOff;
   bool measured = false; // chunks cut from measured cycles (else from vertex counts)
   CopyPlan copyIn, copyOut;
+  // Split tiles only: each vertex's first slot in runCycles, and each run's cycles.
+  std::vector<SplitTile> splits;
+  std::vector<std::uint32_t> runOffset;
+  std::vector<std::uint64_t> runCycles;
 };
 
 CopyPlan planCopy(const std::vector<MemRun> &runs, unsigned threads);
 CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads);
 ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, unsigned threads);
-/// Re-cuts `plan` from the cycles its tiles just measured (once: cycles seldom change).
-void replanFromMeasurement(ComputePlan &plan, unsigned threads);
+/// Re-cuts `plan` from the cycles its tiles just measured (once: cycles seldom change), a tile
+/// that costs much more than a chunk split into parts that threads run side by side (as the
+/// tile's worker contexts do). The parts depend on the cycles only, never on `threads`, so
+/// results stay the same for any thread count.
+void replanFromMeasurement(ComputePlan &plan, const CompiledGraph &cg, const CompiledComputeSet &cs,
+                           unsigned threads);
 
 } // namespace poplar::detail

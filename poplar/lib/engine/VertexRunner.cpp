@@ -128,6 +128,24 @@ void prefetchAhead(const VertexStep &step, const TileWork *work, const TileWork 
   }
 }
 
+/// A vertex's runs (their cycles in `cycles`) into its tile's schedule, setPerfEstimate
+/// replacing the measurement as on Poplar's IPUModel; its thread cycles.
+std::uint64_t scheduleVertex(interp::TileScheduler &schedule, const VertexInstance &v,
+                             bool multiVertex, std::uint64_t *cycles, unsigned runs) {
+  std::uint64_t total = 0;
+  for (unsigned w = 0; w < runs; ++w)
+    total += cycles[w];
+  if (v.perfEstimate >= 0) {
+    total = std::uint64_t(v.perfEstimate);
+    std::fill(cycles, cycles + runs, (total + runs - 1) / runs);
+  }
+  if (multiVertex)
+    schedule.addMultiVertex(cycles, runs);
+  else
+    schedule.addVertex(cycles[0]);
+  return total;
+}
+
 } // namespace
 
 std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *last,
@@ -168,7 +186,9 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
     const TileView &tile = step.tiles[work->tile];
     const auto &stacks = cg.stacks[work->tile];
     launch.stackSize = stacks.bytesPerWorker;
-    const std::uint32_t stackBase = kTileMemoryBase + stacks.offset;
+    // A part's runs all take its context's stack: parts of a tile run side by side.
+    const std::uint32_t stackBase = kTileMemoryBase + stacks.offset,
+                        partStack = stackBase + work->context * stacks.bytesPerWorker;
     frame.window = &tile.window;
     frame.memory = &tile.mem;
     schedule.reset();
@@ -188,12 +208,12 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           entered = false;
         }
         launch.vertexState = kTileMemoryBase + v.stateOffset;
-        std::uint64_t total = 0, issued = 0;
         if (direct) {
+          std::uint64_t total;
           launch.workerId = 0;
-          launch.stackBase = stackBase;
-          if (entered && scratch.stackLo == stackBase &&
-              scratch.stackHi == stackBase + launch.stackSize)
+          launch.stackBase = partStack;
+          if (entered && scratch.stackLo == partStack &&
+              scratch.stackHi == partStack + launch.stackSize)
             interp::relaunchNative(*code, launch, scratch, frame);
           else
             interp::launchNative(*code, codelet->code, launch, scratch, frame);
@@ -208,6 +228,10 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
               throwFault(step, *codelet, *type, v, launch, scratch, r, 0);
             total = r.cycles;
           }
+          if (work->part) {
+            step.runCycles[step.runOffset[i]] = total;
+            continue;
+          }
           // setPerfEstimate replaces the measurement (below); one worker takes all of it.
           if (v.perfEstimate >= 0)
             total = std::uint64_t(v.perfEstimate);
@@ -221,9 +245,12 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           access = &map;
           step.checker->mapFor(cs, v, map);
         }
-        for (unsigned w = 0; w < runs; ++w) {
+        std::uint64_t issued = 0;
+        const unsigned fromWorker = i == work->begin ? work->beginWorker : 0,
+                       toWorker = i + 1 == work->end && work->endWorker ? work->endWorker : runs;
+        for (unsigned w = fromWorker; w < toWorker; ++w) {
           launch.workerId = w;
-          launch.stackBase = stackBase + w * stacks.bytesPerWorker;
+          launch.stackBase = work->part ? partStack : stackBase + w * stacks.bytesPerWorker;
           auto r = access ? interp::runChecked(codelet->code, type->entry, tile.mem, launch,
                                                scratch, *access)
                           : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
@@ -231,26 +258,21 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           if (r.trap != interp::Trap::None || r.result == 0)
             throwFault(step, *codelet, *type, v, launch, scratch, r, w);
           cycles[w] = r.cycles;
-          total += r.cycles;
           issued += r.instructions;
         }
         if (!code && !step.checker)
           step.native.interpreted(typeIndex, issued);
-        // setPerfEstimate replaces the measurement, as on Poplar's IPUModel.
-        if (v.perfEstimate >= 0) {
-          std::uint64_t estimate = std::uint64_t(v.perfEstimate);
-          std::fill(cycles, cycles + runs, (estimate + runs - 1) / runs);
-          total = estimate;
-        }
-        step.vertexCycles[i] = total;
-        if (type->multiVertex)
-          schedule.addMultiVertex(cycles, runs);
+        if (work->part)
+          std::copy(cycles + fromWorker, cycles + toWorker,
+                    step.runCycles + step.runOffset[i] + fromWorker);
         else
-          schedule.addVertex(cycles[0]);
+          step.vertexCycles[i] = scheduleVertex(schedule, v, type->multiVertex, cycles, runs);
       }
-      auto result = schedule.finish();
-      work->tileCycles = result.tileCycles;
-      work->busyCycles = result.busyThreadCycles + result.supervisorCycles;
+      if (!work->part) {
+        auto result = schedule.finish();
+        work->tileCycles = result.tileCycles;
+        work->busyCycles = result.busyThreadCycles + result.supervisorCycles;
+      }
     } catch (...) {
       // The tiles after it still run, so memory does not depend on how tiles are chunked.
       if (!error) {
@@ -260,6 +282,23 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
     }
   }
   return error;
+}
+
+void finishSplitTile(const VertexStep &step, TileWork *parts, std::size_t count) {
+  const CompiledGraph &cg = step.cg;
+  const unsigned workers = cg.target.numWorkerContexts;
+  interp::CycleModelParams params;
+  params.workerContexts = workers;
+  interp::TileScheduler schedule(params);
+  for (std::uint32_t i = parts[0].begin; i < parts[count - 1].end; ++i) {
+    const VertexInstance &v = step.cs.vertices[i];
+    const bool multiVertex = cg.vertexTypes[v.vertexType].multiVertex;
+    step.vertexCycles[i] = scheduleVertex(
+        schedule, v, multiVertex, step.runCycles + step.runOffset[i], multiVertex ? workers : 1);
+  }
+  const auto result = schedule.finish();
+  parts[0].tileCycles = result.tileCycles;
+  parts[0].busyCycles = result.busyThreadCycles + result.supervisorCycles;
 }
 
 } // namespace poplar::detail

@@ -48,9 +48,13 @@ struct VertexStep {
   const TileView *tiles;        // each tile's view, by tile number
   std::uint64_t *vertexCycles;  // out: each vertex's thread cycles (summed over its workers)
   const MemoryChecker *checker; // debug.checkMemoryAccess: run memory-checked
+  // Split tiles (ComputePlan): each vertex's first slot in runCycles, and each run's cycles.
+  const std::uint32_t *runOffset;
+  std::uint64_t *runCycles;
 };
 
-/// Runs the vertices of the tiles [first, last) of a compute step, one tile after another, in
+/// Runs the vertices of the tiles [first, last) of a compute step (or parts of tiles: TileWork),
+/// one tile after another, in
 /// the calling thread's `scratch` state, on the tier `step.native` chooses for each vertex
 /// type, and sets each TileWork's cycles; allocates nothing (but a memory-checked run its first
 /// map on each thread). One call per chunk of tiles, so what does not change from tile to tile
@@ -61,5 +65,9 @@ struct VertexStep {
 /// returned, with its tile in `*failed`; null if every tile ran.
 std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *last,
                             interp::WorkerState &scratch, TileWork **failed);
+
+/// The schedule of a split tile, from the cycles its `count` parts from `parts` left in
+/// step.runCycles (every part has run), into its first part; sets each vertex's cycles.
+void finishSplitTile(const VertexStep &step, TileWork *parts, std::size_t count);
 
 } // namespace poplar::detail

@@ -25,8 +25,12 @@ def load(data_dir, prefix):
         images = np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 28, 28)
     with gzip.open(f"{data_dir}/{prefix}-labels-idx1-ubyte.gz") as f:
         labels = np.frombuffer(f.read(), np.uint8, offset=8)
-    # The tutorial's normalisation (MNIST's mean and standard deviation).
-    return ((images / 255.0 - 0.1307) / 0.3081).astype(np.float32), labels.astype(np.int32)
+    # The tutorial's normalisation (MNIST's mean and standard deviation), in place in float32:
+    # float64 temporaries of the 47 million pixels took seconds of page faults.
+    images = images.astype(np.float32)
+    images *= np.float32(1 / (255.0 * 0.3081))
+    images -= np.float32(0.1307 / 0.3081)
+    return images, labels.astype(np.int32)
 
 
 class Linear(addons.Module):
