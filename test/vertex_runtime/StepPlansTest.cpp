@@ -1,6 +1,6 @@
-// The executor's tile splitting (engine/StepPlans.hpp): a tile that costs much more than a chunk
+// The executor's step plans (engine/StepPlans.hpp): a tile that costs much more than a chunk
 // becomes parts that cover each of its worker runs once, in order, one worker context each, and
-// the parts do not depend on the host threads.
+// the parts do not depend on the host threads; a transpose's chunks start at its blocks of rows.
 #include "engine/StepPlans.hpp"
 
 #include <gtest/gtest.h>
@@ -88,6 +88,21 @@ TEST(StepPlans, CheapTilesStayWhole) {
   EXPECT_TRUE(plan.splits.empty());
   EXPECT_EQ(plan.tiles.size(), 2u);
   EXPECT_TRUE(plan.runCycles.empty());
+}
+
+TEST(StepPlans, ATransposesChunksStartAtItsBlocksOfRows) {
+  // A [100, 512] float transpose on one tile: 100 groups of 512 one-element runs, one lattice.
+  std::vector<CopyRun> runs;
+  for (std::uint32_t r = 0; r < 100; ++r)
+    for (std::uint32_t c = 0; c < 512; ++c)
+      runs.push_back({0, (r * 512 + c) * 4, 0, 1 << 20 | (c * 100 + r) * 4, 4});
+  const CopyPlan plan = planCopy(runs, 2);
+  ASSERT_EQ(plan.groups.size(), 100u);
+  ASSERT_TRUE(plan.chunks.parallel);
+  ASSERT_GT(plan.chunks.count(), 2u);
+  for (std::uint32_t c = 0; c < plan.chunks.count(); ++c)
+    EXPECT_TRUE(plan.chunks.begin[c] % kLatticeBlock == 0) << plan.chunks.begin[c];
+  EXPECT_EQ(plan.chunks.begin.back(), 100u);
 }
 
 } // namespace

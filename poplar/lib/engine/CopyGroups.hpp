@@ -76,6 +76,9 @@ inline void copyStrided(std::uint8_t *d, std::int64_t dStride, const std::uint8_
     popsdk::support::copyBytes(d, s, bytes);
 }
 
+/// A lattice of groups moves in square blocks of this many runs a side.
+constexpr std::uint32_t kLatticeBlock = 8;
+
 /// How many of the `n` groups from `g` are rows of one lattice: between the same two tiles, of the
 /// same run size, count and strides, each starting a fixed step of source and destination after the
 /// last, and no two of their runs writing the same byte (so that any order moves them alike).
@@ -108,7 +111,6 @@ inline std::size_t latticeRows(const CopyGroup *g, std::size_t n) {
 /// Moves the `rows` groups of a lattice from `g` (latticeRows) in square blocks, so that a
 /// transpose reads and writes each cache line once rather than once per element.
 inline void copyLattice(std::uint8_t *const *base, const CopyGroup *g, std::size_t rows) {
-  constexpr std::uint32_t kBlock = 8;
   std::uint8_t *const d0 = base[g->dstTile] + g->dstOffset;
   const std::uint8_t *const s0 = base[g->srcTile] + g->srcOffset;
   if (rows == 1) {
@@ -117,10 +119,10 @@ inline void copyLattice(std::uint8_t *const *base, const CopyGroup *g, std::size
   }
   const std::int64_t srcStep = std::int64_t(g[1].srcOffset) - g[0].srcOffset,
                      dstStep = std::int64_t(g[1].dstOffset) - g[0].dstOffset;
-  for (std::size_t r0 = 0; r0 < rows; r0 += kBlock) {
-    const std::size_t r1 = std::min<std::size_t>(rows, r0 + kBlock);
-    for (std::uint32_t c0 = 0; c0 < g->count; c0 += kBlock) {
-      const std::uint32_t n = std::min(g->count - c0, kBlock);
+  for (std::size_t r0 = 0; r0 < rows; r0 += kLatticeBlock) {
+    const std::size_t r1 = std::min<std::size_t>(rows, r0 + kLatticeBlock);
+    for (std::uint32_t c0 = 0; c0 < g->count; c0 += kLatticeBlock) {
+      const std::uint32_t n = std::min(g->count - c0, kLatticeBlock);
       for (std::size_t r = r0; r < r1; ++r)
         copyStrided(d0 + std::int64_t(r) * dstStep + std::int64_t(c0) * g->dstStride, g->dstStride,
                     s0 + std::int64_t(r) * srcStep + std::int64_t(c0) * g->srcStride, g->srcStride,

@@ -10,8 +10,10 @@ namespace poplar::detail {
 namespace {
 
 /// Cuts items [0, n) of the given costs into chunks of about equal cost (HostCost says how
-/// many); parallel when the total pays for a hand-off.
-template <class Cost> Chunks cutByCost(std::size_t n, unsigned threads, Cost cost) {
+/// many), a chunk starting only at an item i where canStart(i); parallel when the total pays for
+/// a hand-off.
+template <class Cost, class CanStart>
+Chunks cutByCost(std::size_t n, unsigned threads, Cost cost, CanStart canStart) {
   Chunks c;
   double total = 0;
   for (std::size_t i = 0; i < n; ++i)
@@ -26,7 +28,7 @@ template <class Cost> Chunks cutByCost(std::size_t n, unsigned threads, Cost cos
   double sum = 0;
   for (std::size_t i = 0; i < n && c.begin.size() < pieces; ++i) {
     sum += cost(i);
-    if (sum >= total * double(c.begin.size()) / double(pieces))
+    if (sum >= total * double(c.begin.size()) / double(pieces) && canStart(i + 1))
       c.begin.push_back(i + 1);
   }
   if (c.begin.back() != n)
@@ -34,19 +36,23 @@ template <class Cost> Chunks cutByCost(std::size_t n, unsigned threads, Cost cos
   return c;
 }
 
+bool anywhere(std::size_t) { return true; }
+
 void cutTiles(ComputePlan &plan, unsigned threads) {
-  plan.chunks =
-      cutByCost(plan.tiles.size(), threads, [&](std::size_t t) { return plan.tiles[t].costNs; });
+  plan.chunks = cutByCost(
+      plan.tiles.size(), threads, [&](std::size_t t) { return plan.tiles[t].costNs; }, anywhere);
 }
 
 } // namespace
 
 namespace {
 /// Chunks of `items` cut by their host cost, with each chunk's packed byte offset.
-template <class Item, class Cost, class Bytes>
-CopyPlan planItems(const std::vector<Item> &items, unsigned threads, Cost cost, Bytes bytes) {
+template <class Item, class Cost, class Bytes, class CanStart>
+CopyPlan planItems(const std::vector<Item> &items, unsigned threads, Cost cost, Bytes bytes,
+                   CanStart canStart) {
   CopyPlan plan;
-  plan.chunks = cutByCost(items.size(), threads, [&](std::size_t i) { return cost(items[i]); });
+  plan.chunks = cutByCost(
+      items.size(), threads, [&](std::size_t i) { return cost(items[i]); }, canStart);
   std::size_t c = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
     while (c < plan.chunks.count() && plan.chunks.begin[c] == i) {
@@ -66,18 +72,28 @@ CopyPlan planCopy(const std::vector<MemRun> &runs, unsigned threads) {
       [](const MemRun &r) {
         return HostCost::kCopyRunNs + HostCost::kCopyByteNs * double(r.bytes);
       },
-      [](const MemRun &r) { return std::size_t(r.bytes); });
+      [](const MemRun &r) { return std::size_t(r.bytes); }, anywhere);
 }
 
 CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads) {
   std::vector<CopyGroup> groups = foldCopyRuns(runs);
+  // A chunk starts at a lattice's start or at one of its blocks of rows, so that the lattice
+  // still moves in whole blocks (copyLattice).
+  std::vector<bool> canStart(groups.size() + 1, true);
+  for (std::size_t i = 0; i < groups.size();) {
+    const std::size_t rows = latticeRows(groups.data() + i, groups.size() - i);
+    for (std::size_t r = 1; r < rows; ++r)
+      canStart[i + r] = r % kLatticeBlock == 0;
+    i += rows;
+  }
   CopyPlan plan = planItems(
       groups, threads,
       [](const CopyGroup &g) {
         return HostCost::kCopyRunNs + HostCost::kGroupRunNs * double(g.count - 1) +
                HostCost::kCopyByteNs * double(g.bytes) * double(g.count);
       },
-      [](const CopyGroup &g) { return std::size_t(g.bytes) * g.count; });
+      [](const CopyGroup &g) { return std::size_t(g.bytes) * g.count; },
+      [&](std::size_t i) { return bool(canStart[i]); });
   plan.groups = std::move(groups);
   return plan;
 }
