@@ -1,7 +1,8 @@
 // Threads that share nothing but the process: each with its own Graph and Engine, compiling the
 // same and different codelets into one empty cache at the same moment, then running programs
 // whose steps go to the executor's worker pool. Under ThreadSanitizer (.ci/tsan) any data race
-// in libpoplar fails the run; everywhere, every thread must get its own right answer.
+// in libpoplar fails the run; everywhere, every thread must get its own right answer. A tile
+// split into parts (engine/StepPlans.hpp) runs its parts on the pool too.
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
@@ -184,4 +185,46 @@ TEST(Concurrency, ThreadsWithTheirOwnGraphAndEngineShareOneCodeletCache) {
     objects += ext == ".gp";
   }
   EXPECT_EQ(objects, kThreads + 1);
+}
+
+TEST(Concurrency, ASplitTilesPartsRunOnThePoolsThreads) {
+  // One tile of two long Scale MultiVertex runs and an AddConstant: from its second run the
+  // executor splits the tile into parts that the pool's threads run side by side.
+  FreshCache cache;
+  constexpr std::size_t kN = 20000;
+  IPUModel model("ipu2");
+  model.tilesPerIPU = 1;
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  std::stringstream scale(kScaleSource), add(addSource(0));
+  graph.addCodelets(scale);
+  graph.addCodelets(add);
+  Tensor x = graph.addVariable(FLOAT, {2, kN}, "x"), y = graph.addVariable(FLOAT, {2, kN}, "y");
+  Tensor z = graph.addVariable(FLOAT, {kPerTile}, "z");
+  for (const Tensor &t : {x, y, z})
+    graph.setTileMapping(t, 0);
+  ComputeSet cs = graph.addComputeSet("busy");
+  for (unsigned i = 0; i < 2; ++i) {
+    auto s = graph.addVertex(cs, "Scale", {{"in", x[i]}, {"out", y[i]}});
+    graph.setInitialValue(s["factor"], float(i + 2));
+    graph.setTileMapping(s, 0);
+  }
+  graph.setTileMapping(graph.addVertex(cs, "AddConstant", {{"x", z}}), 0);
+  std::vector<float> xs(x.numElements()), zs(kPerTile, 0.5f);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    xs[i] = float(i % 13);
+  graph.setInitialValue(x, ArrayRef<float>(xs));
+  graph.setInitialValue(z, ArrayRef<float>(zs));
+  graph.createHostRead("y", y);
+  graph.createHostRead("z", z);
+  constexpr unsigned kRuns = 6;
+  Engine engine(graph, Repeat(kRuns, Execute(cs)), {{"executor.hostThreads", "3"}});
+  engine.load(device);
+  engine.run();
+  std::vector<float> ys(y.numElements());
+  engine.readTensor("y", ys.data(), ys.data() + ys.size());
+  engine.readTensor("z", zs.data(), zs.data() + zs.size());
+  for (std::size_t i = 0; i < ys.size(); ++i)
+    ASSERT_EQ(ys[i], xs[i] * float(i / kN + 2)) << i;
+  EXPECT_EQ(zs, std::vector<float>(kPerTile, 0.5f + kRuns));
 }
