@@ -134,10 +134,11 @@ void addParts(std::vector<TileWork> &out, const TileWork &t, const std::vector<R
   double total = 0;
   for (const Run &r : runs)
     total += r.costNs;
-  double sum = 0;
+  double sum = 0, partCost = 0;
   std::size_t from = 0, made = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     sum += runs[i].costNs;
+    partCost += runs[i].costNs;
     // A part ends where the parts so far reach their share; the last takes what is left.
     const bool last = i + 1 == runs.size();
     if (!last && (made + 1 == parts || sum < total * double(made + 1) / double(parts)))
@@ -151,14 +152,13 @@ void addParts(std::vector<TileWork> &out, const TileWork &t, const std::vector<R
     part.context = std::uint16_t(made);
     part.beginWorker = first.worker;
     part.endWorker = end.worker + 1 == runsOf[end.vertex] ? 0 : end.worker + 1;
-    for (std::size_t r = from; r <= i; ++r)
-      part.costNs += runs[r].costNs;
+    part.costNs = partCost;
     out.push_back(part);
     ++made;
     from = i + 1;
+    partCost = 0;
   }
 }
-} // namespace
 
 /// Each tile that costs more than kSplitTileNs becomes parts of about equal cost, cut between
 /// worker runs (each run's cost its share of its vertex's measured thread cycles), at most one
@@ -199,6 +199,7 @@ void splitTiles(ComputePlan &plan, const CompiledGraph &cg, const CompiledComput
   }
   plan.runCycles.assign(offset, 0);
 }
+} // namespace
 
 void replanFromMeasurement(ComputePlan &plan, const CompiledGraph &cg, const CompiledComputeSet &cs,
                            unsigned threads) {
