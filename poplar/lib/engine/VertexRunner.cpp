@@ -228,10 +228,6 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
               throwFault(step, *codelet, *type, v, launch, scratch, r, 0);
             total = r.cycles;
           }
-          if (work->part) {
-            step.runCycles[step.runOffset[i]] = total;
-            continue;
-          }
           // setPerfEstimate replaces the measurement (below); one worker takes all of it.
           if (v.perfEstimate >= 0)
             total = std::uint64_t(v.perfEstimate);
@@ -262,17 +258,19 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
         }
         if (!code && !step.checker)
           step.native.interpreted(typeIndex, issued);
-        if (work->part)
+        // A MultiVertex's runs may fall in several parts of a split tile: each leaves its runs'
+        // cycles in their slots. A one-worker vertex runs in one part, which schedules it as a
+        // whole tile would (finishSplitTile reads its cycles back).
+        if (type->multiVertex && work->part)
           std::copy(cycles + fromWorker, cycles + toWorker,
                     step.runCycles + step.runOffset[i] + fromWorker);
         else
           step.vertexCycles[i] = scheduleVertex(schedule, v, type->multiVertex, cycles, runs);
       }
-      if (!work->part) {
-        auto result = schedule.finish();
-        work->tileCycles = result.tileCycles;
-        work->busyCycles = result.busyThreadCycles + result.supervisorCycles;
-      }
+      // A part's are overwritten by finishSplitTile.
+      auto result = schedule.finish();
+      work->tileCycles = result.tileCycles;
+      work->busyCycles = result.busyThreadCycles + result.supervisorCycles;
     } catch (...) {
       // The tiles after it still run, so memory does not depend on how tiles are chunked.
       if (!error) {
@@ -292,11 +290,16 @@ void finishSplitTile(const VertexStep &step, TileWork *parts, std::size_t count)
   interp::TileScheduler schedule(params);
   for (std::uint32_t i = parts[0].begin; i < parts[count - 1].end; ++i) {
     const VertexInstance &v = step.cs.vertices[i];
+    std::uint64_t *cycles = step.runCycles + step.runOffset[i];
     const bool multiVertex = cg.vertexTypes[v.vertexType].multiVertex;
-    step.vertexCycles[i] = scheduleVertex(
-        schedule, v, multiVertex, step.runCycles + step.runOffset[i], multiVertex ? workers : 1);
+    if (!multiVertex)
+      cycles[0] = step.vertexCycles[i]; // its part's measurement (or its estimate)
+    step.vertexCycles[i] =
+        scheduleVertex(schedule, v, multiVertex, cycles, multiVertex ? workers : 1);
   }
   const auto result = schedule.finish();
+  for (std::size_t p = 0; p < count; ++p)
+    parts[p].tileCycles = parts[p].busyCycles = 0;
   parts[0].tileCycles = result.tileCycles;
   parts[0].busyCycles = result.busyThreadCycles + result.supervisorCycles;
 }
