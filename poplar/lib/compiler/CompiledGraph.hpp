@@ -216,6 +216,11 @@ struct CompiledGraph {
   std::map<std::string, HostAccess> hostAccess;
   /// The compile-time half of the profile (target, graph, memory, steps).
   ProfileData profile;
+
+  /// How many worker runs a vertex of `type` makes: one per worker context for a MultiVertex.
+  unsigned runsOf(const CompiledVertexType &type) const {
+    return type.multiVertex ? target.numWorkerContexts : 1;
+  }
 };
 
 } // namespace poplar::detail

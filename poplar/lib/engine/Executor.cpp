@@ -98,7 +98,8 @@ void Executor::runCopies(CopyPlan &plan, bool staged) {
   if (!staged) {
     forChunks(plan, [&](std::size_t b, std::size_t e, std::size_t) {
       for (std::size_t i = b; i < e;) {
-        const std::size_t rows = latticeRows(groups + i, e - i);
+        // A chunk starts at a lattice's row block (planCopy) and may end inside the lattice.
+        const std::size_t rows = std::min<std::size_t>(plan.latticeRows[i], e - i);
         copyLattice(base, groups + i, rows);
         i += rows;
       }

@@ -80,10 +80,13 @@ CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads) {
   // A chunk starts at a lattice's start or at one of its blocks of rows, so that the lattice
   // still moves in whole blocks (copyLattice).
   std::vector<bool> canStart(groups.size() + 1, true);
+  std::vector<std::uint32_t> rowsFrom(groups.size(), 1);
   for (std::size_t i = 0; i < groups.size();) {
     const std::size_t rows = latticeRows(groups.data() + i, groups.size() - i);
-    for (std::size_t r = 1; r < rows; ++r)
+    for (std::size_t r = 0; r < rows; ++r) {
       canStart[i + r] = r % kLatticeBlock == 0;
+      rowsFrom[i + r] = std::uint32_t(rows - r);
+    }
     i += rows;
   }
   CopyPlan plan = planItems(
@@ -95,6 +98,7 @@ CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads) {
       [](const CopyGroup &g) { return std::size_t(g.bytes) * g.count; },
       [&](std::size_t i) { return bool(canStart[i]); });
   plan.groups = std::move(groups);
+  plan.latticeRows = std::move(rowsFrom);
   return plan;
 }
 
@@ -108,8 +112,7 @@ ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, u
     auto &tile = plan.tiles.back();
     tile.end = i + 1;
     // Before a first run, all a tile's cost is known from is how many interpreter runs it makes.
-    unsigned runs = cg.vertexTypes[v.vertexType].multiVertex ? cg.target.numWorkerContexts : 1;
-    tile.costNs += HostCost::kWorkerRunNs * runs;
+    tile.costNs += HostCost::kWorkerRunNs * cg.runsOf(cg.vertexTypes[v.vertexType]);
     if (plan.typeSpans.empty() || plan.typeSpans.back().type != v.vertexType)
       plan.typeSpans.push_back({v.vertexType, i, i});
     plan.typeSpans.back().end = i + 1;
@@ -164,10 +167,10 @@ void addParts(std::vector<TileWork> &out, const TileWork &t, const std::vector<R
 /// worker runs (each run's cost its share of its vertex's measured thread cycles), at most one
 /// per worker context, so that no two runs of one context share a stack.
 void splitTiles(ComputePlan &plan, const CompiledGraph &cg, const CompiledComputeSet &cs) {
-  const unsigned contexts = std::max(1u, cg.target.numWorkerContexts);
+  const unsigned contexts = cg.target.numWorkerContexts;
   std::vector<std::uint32_t> runsOf(cs.vertices.size());
   for (std::size_t i = 0; i < cs.vertices.size(); ++i)
-    runsOf[i] = cg.vertexTypes[cs.vertices[i].vertexType].multiVertex ? contexts : 1;
+    runsOf[i] = cg.runsOf(cg.vertexTypes[cs.vertices[i].vertexType]);
   std::vector<TileWork> tiles;
   std::vector<Run> runs;
   for (const TileWork &t : plan.tiles) {

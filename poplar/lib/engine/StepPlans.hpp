@@ -48,6 +48,9 @@ struct CopyPlan {
   /// A copy between tiles: its runs folded into strided groups, which the chunks cut (a stream
   /// copy's chunks cut its runs).
   std::vector<CopyGroup> groups;
+  /// For each group, how many groups from it on are rows of one lattice (latticeRows; 1 where
+  /// it is not in one), so that a run does not look for lattices again.
+  std::vector<std::uint32_t> latticeRows;
 };
 
 /// One tile's share of a compute set and its latest result, or a part of it (splitTiles).

@@ -146,6 +146,12 @@ std::uint64_t scheduleVertex(interp::TileScheduler &schedule, const VertexInstan
   return total;
 }
 
+interp::TileScheduler tileScheduler(const CompiledGraph &cg) {
+  interp::CycleModelParams params;
+  params.workerContexts = cg.target.numWorkerContexts;
+  return interp::TileScheduler(params);
+}
+
 } // namespace
 
 std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *last,
@@ -153,9 +159,7 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   const CompiledGraph &cg = step.cg;
   const CompiledComputeSet &cs = step.cs;
   const unsigned workers = cg.target.numWorkerContexts;
-  interp::CycleModelParams params;
-  params.workerContexts = workers;
-  interp::TileScheduler schedule(params);
+  interp::TileScheduler schedule = tileScheduler(cg);
   // A MultiVertex's worker cycles; only a target with more contexts than an IPU's allocates.
   std::uint64_t fixed[interp::kNumWorkerContexts];
   std::vector<std::uint64_t> more(workers > interp::kNumWorkerContexts ? workers : 0);
@@ -199,7 +203,7 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           typeIndex = v.vertexType;
           type = &cg.vertexTypes[typeIndex];
           codelet = &step.codelets[type->codelet];
-          runs = type->multiVertex ? workers : 1;
+          runs = cg.runsOf(*type);
           launch.globals = codelet->dataAddress;
           // Memory-checked vertices run on the interpreter's checked loop, never natively.
           code = step.checker ? nullptr : step.native.forType(typeIndex);
@@ -284,18 +288,14 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
 
 void finishSplitTile(const VertexStep &step, TileWork *parts, std::size_t count) {
   const CompiledGraph &cg = step.cg;
-  const unsigned workers = cg.target.numWorkerContexts;
-  interp::CycleModelParams params;
-  params.workerContexts = workers;
-  interp::TileScheduler schedule(params);
+  interp::TileScheduler schedule = tileScheduler(cg);
   for (std::uint32_t i = parts[0].begin; i < parts[count - 1].end; ++i) {
     const VertexInstance &v = step.cs.vertices[i];
+    const CompiledVertexType &type = cg.vertexTypes[v.vertexType];
     std::uint64_t *cycles = step.runCycles + step.runOffset[i];
-    const bool multiVertex = cg.vertexTypes[v.vertexType].multiVertex;
-    if (!multiVertex)
+    if (!type.multiVertex)
       cycles[0] = step.vertexCycles[i]; // its part's measurement (or its estimate)
-    step.vertexCycles[i] =
-        scheduleVertex(schedule, v, multiVertex, cycles, multiVertex ? workers : 1);
+    step.vertexCycles[i] = scheduleVertex(schedule, v, type.multiVertex, cycles, cg.runsOf(type));
   }
   const auto result = schedule.finish();
   for (std::size_t p = 0; p < count; ++p)
