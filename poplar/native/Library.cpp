@@ -42,17 +42,30 @@ template <typename T> T orThrow(llvm::Expected<T> value, const char *what) {
   return std::move(*value);
 }
 
+/// Sets one of this process's LLVM options (its copy of LLVM is the JIT's alone) as a command
+/// line would; false where this LLVM has no such option.
+bool setLlvmOption(const char *name, const char *value) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end())
+    return false;
+  it->second->addOccurrence(0, it->first(), value);
+  return true;
+}
+
 // The loop vectoriser interleaves a loop 8 floats wide 4 times, so a loop of fewer than 32
 // passes (a tiny vertex's 8 floats, the common rpt of a small tile) runs scalar: 192 host
 // instructions of AddOneVertex's, 64 of them its 8 scalar passes. Not interleaving starts the
 // vector loop at 8 floats; long loops measured no slower (bench/codelets, docs/performance.md).
-// The option is the vectoriser's own, set once in this process's copy of LLVM.
-void vectorizeWithoutInterleaving() {
-  auto &options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("force-vector-interleave");
-  if (it == options.end())
+//
+// On a host with AVX-512, X86's domain reassignment (general-purpose operations moved to mask
+// registers) took 64% of the compilation of a large vertex (popops' Reduce<ReduceAdd,float>:
+// 1,210 instructions, 14,000 lines of optimised IR; 5.2 s of which 3.8 s that pass,
+// `-time-passes`) for no measured gain in the code: it is off.
+void setLlvmOptions() {
+  if (!setLlvmOption("force-vector-interleave", "1"))
     throw std::runtime_error("LLVM has no option force-vector-interleave");
-  it->second->addOccurrence(0, it->first(), "1");
+  setLlvmOption("disable-x86-domain-reassignment", "true"); // only an X86 backend has it
 }
 
 // The JIT and the target machine the optimiser tunes for: the host's CPU and features, so the
@@ -65,7 +78,7 @@ struct Jit {
   std::uint64_t functions = 0;
 
   Jit() {
-    vectorizeWithoutInterleaving();
+    setLlvmOptions();
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "host target");
