@@ -171,11 +171,18 @@ ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, 
 POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out,
                                        uint32_t n, bool zero) {
   uint32_t p = 0;
-  if (independentPositions(a, in, out, n, 4, 4))
+  if (independentPositions(a, in, out, n, 4, 4)) {
+    // Eight positions share each coefficient row's load; four, then one, finish the pass.
+    for (; p + 8 <= n; p += 8) {
+      prefetchPositions(a, in, out, p + 8, n, 4);
+      prefetchPositions(a, in, out, p + 12, n, 4);
+      ampF32Positions<8>(a, in, out, p, zero);
+    }
     for (; p + 4 <= n; p += 4) {
       prefetchPositions(a, in, out, p + 4, n, 4);
       ampF32Positions<4>(a, in, out, p, zero);
     }
+  }
   for (; p < n; ++p)
     ampF32Positions<1>(a, in, out, p, zero);
 }
