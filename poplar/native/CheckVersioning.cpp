@@ -1,5 +1,6 @@
 // Loop versioning on the native tier's checks. A loop's window check is hoisted when its address
-// is loop-invariant or an affine recurrence with a constant step that keeps the alignment: the
+// is loop-invariant or an affine recurrence whose step is a constant that keeps the alignment or
+// a loop-invariant value (a transpose's row stride), tested for alignment before the loop: the
 // first and last addresses up to the loop's maximum backedge count are then checked once (a
 // superset of the iterations that run, so the test is conservative); a budget check is hoisted when
 // what is left falls by a constant per iteration. The loop is cloned: the original runs when every
@@ -50,10 +51,12 @@ bool calls(const Instruction &i, const char *name) {
   return f && f->getName() == name;
 }
 
-// A value as a loop-invariant start and a constant step per iteration (0 if invariant).
+// A value as a loop-invariant start and a step per iteration: a constant (0 if the value is
+// invariant), or a loop-invariant value (`variableStep`, with `step` 0).
 struct Affine {
   const SCEV *start = nullptr;
   std::int64_t step = 0;
+  const SCEV *variableStep = nullptr;
 };
 
 bool affineIn(const SCEV *s, const Loop &loop, ScalarEvolution &se, Affine &out) {
@@ -63,10 +66,17 @@ bool affineIn(const SCEV *s, const Loop &loop, ScalarEvolution &se, Affine &out)
     const auto *rec = dyn_cast<SCEVAddRecExpr>(s);
     if (!rec || rec->getLoop() != &loop || !rec->isAffine())
       return false;
-    const auto *step = dyn_cast<SCEVConstant>(rec->getStepRecurrence(se));
-    if (!step || step->getAPInt().getMinSignedBits() > 33)
-      return false;
-    out = {rec->getStart(), step->getAPInt().getSExtValue()};
+    const SCEV *step = rec->getStepRecurrence(se);
+    if (const auto *c = dyn_cast<SCEVConstant>(step)) {
+      if (c->getAPInt().getMinSignedBits() > 33)
+        return false;
+      out = {rec->getStart(), c->getAPInt().getSExtValue(), nullptr};
+    } else {
+      if (!se.isLoopInvariant(step, &loop) || step->getType()->getIntegerBitWidth() > 32 ||
+          !isSafeToExpand(step, se))
+        return false;
+      out = {rec->getStart(), 0, step};
+    }
   }
   return isSafeToExpand(out.start, se);
 }
@@ -78,7 +88,9 @@ bool hoistable(CallInst &call, const Loop &loop, ScalarEvolution &se) {
   if (!affineIn(se.getSCEV(call.getArgOperand(0)), loop, se, a))
     return false;
   if (calls(call, kBudget))
-    return a.step <= 0 && loop.isLoopInvariant(call.getArgOperand(1));
+    return !a.variableStep && a.step <= 0 && loop.isLoopInvariant(call.getArgOperand(1));
+  if (a.variableStep)
+    return true; // its alignment is tested before the loop
   const auto k = cast<ConstantInt>(call.getArgOperand(3))->getZExtValue();
   return a.step % (std::int64_t(1) << k) == 0;
 }
@@ -178,8 +190,14 @@ private:
       if (!affineIn(se_.getSCEV(t.operand), loop, se_, a))
         return ConstantInt::getFalse(f_.getContext());
       Value *first = expander.expandCodeFor(a.start, t.operand->getType(), &branch);
+      // A 32-bit step as the signed 64-bit value the wrapping ISA arithmetic adds.
+      Value *step = a.variableStep
+                        ? b.CreateSExt(expander.expandCodeFor(a.variableStep,
+                                                              a.variableStep->getType(), &branch),
+                                       b.getInt64Ty())
+                        : b.getInt64(a.step);
       all = b.CreateAnd(all, t.budget ? budgetTest(b, first, a.step, count, t.second)
-                                      : windowTest(b, first, a.step, count, t));
+                                      : windowTest(b, first, step, count, t));
     }
     return all;
   }
@@ -242,15 +260,17 @@ private:
   }
 
   // Every access from the first to the last iteration is aligned and in the window (a step
-  // that is a multiple of the size keeps the first access's alignment).
-  static Value *windowTest(IRBuilder<> &b, Value *start, std::int64_t step, Value *count,
-                           const Test &t) {
+  // that is a multiple of the size keeps the first access's alignment). The addresses move
+  // monotonically in 64 bits; with both ends in the window, so is every one, and the 32-bit
+  // addresses the loop computes never wrapped. Constant steps fold the selects and the step's test.
+  static Value *windowTest(IRBuilder<> &b, Value *start, Value *step, Value *count, const Test &t) {
     const std::int64_t size = std::int64_t(1) << t.k;
     Value *lo = b.CreateZExt(t.second, b.getInt64Ty());
     Value *first = b.CreateZExt(start, b.getInt64Ty());
-    Value *last = step ? b.CreateAdd(first, b.CreateMul(count, b.getInt64(step))) : first;
-    Value *low = step >= 0 ? first : last, *high = step >= 0 ? last : first;
-    Value *aligned = b.CreateICmpEQ(b.CreateAnd(first, size - 1), b.getInt64(0));
+    Value *last = b.CreateAdd(first, b.CreateMul(count, step));
+    Value *up = b.CreateICmpSGE(step, b.getInt64(0));
+    Value *low = b.CreateSelect(up, first, last), *high = b.CreateSelect(up, last, first);
+    Value *aligned = b.CreateICmpEQ(b.CreateAnd(b.CreateOr(first, step), size - 1), b.getInt64(0));
     Value *fromLow = b.CreateICmpSGE(b.CreateAShr(low, t.k), lo);
     Value *toHigh = b.CreateICmpSLE(b.CreateAShr(high, t.k), b.CreateAdd(lo, t.span));
     return b.CreateAnd(aligned, b.CreateAnd(fromLow, toHigh));

@@ -218,6 +218,28 @@ TEST(Fusion, RptKernelsMatchTheReference) {
   }
 }
 
+// A loop whose store moves by a register's stride, as a transpose walks a column: the native
+// tier tests the stride's alignment and both ends of the walk once, before the loop, so every
+// stride (up, down, misaligned, off either end of memory) and count must still fault, stop at
+// the budget and refund where the reference does.
+TEST(Fusion, StridedStoreLoopsMatchTheReferenceAtEveryBudget) {
+  RefState init = initialState();
+  for (int stride : {0, 4, 12, -4, -12, 2, 6, 64, 256, -256}) {
+    init.r[16] = uint32_t(stride);
+    for (unsigned count : {0u, 1u, 3u, 7u}) {
+      const std::string text = "movi r22, " + std::to_string(count) +
+                               "\nl: ld32p r6, [r10+=4]\nst32 r6, [r14+0]\nadd r14, r14, r16\n"
+                               "brnzdec r22, l\nexit r12\n";
+      const uint64_t total = 2 + 4 * uint64_t(count + 1);
+      for (uint64_t budget = 0; budget <= total + 1; ++budget)
+        runAll(text, budget, init);
+      runAll(text, 1'000'000, init); // a budget the whole loop fits in with room: its fast path
+      if (HasFailure())
+        return;
+    }
+  }
+}
+
 TEST(Fusion, KernelsNeedDistinctRegisters) {
   // fadd into the loaded register, or a pointer that is also the accumulator: the plain body.
   for (const char *body :
