@@ -2,10 +2,12 @@
 #include "Pipeline.hpp"
 
 #include "isa/Asm.hpp"
+#include "isa/CoIssue.hpp"
 
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <vector>
 
 namespace popc {
 
@@ -34,6 +36,12 @@ std::string listing(const gp::GpFile &f) {
     if (s.section == gp::Section::Code)
       labels[s.offset] = s.name;
   const gp::LineEntry *shown = nullptr;
+  std::vector<std::uint64_t> words(f.numInstructions());
+  for (std::uint32_t pc = 0; pc < words.size(); ++pc)
+    for (unsigned k = 0; k < gp::InstructionBytes; ++k)
+      words[pc] |= std::uint64_t(f.code[pc * gp::InstructionBytes + k]) << (8 * k);
+  // The second half of a bundle is marked "||": it issues with the line above, at no cost.
+  const std::vector<bool> seconds = poplar::isa::bundleSeconds(words.data(), words.size());
   for (std::uint32_t pc = 0; pc < f.numInstructions(); ++pc) {
     auto label = labels.find(pc);
     if (label != labels.end())
@@ -43,12 +51,9 @@ std::string listing(const gp::GpFile &f) {
       os << "    ; " << f.files[line->file] << ":" << line->line << ":" << line->column << "\n";
       shown = line;
     }
-    std::uint64_t word = 0;
-    for (unsigned k = 0; k < gp::InstructionBytes; ++k)
-      word |= std::uint64_t(f.code[pc * gp::InstructionBytes + k]) << (8 * k);
     char prefix[16];
-    std::snprintf(prefix, sizeof prefix, "%6u: ", pc);
-    os << prefix << poplar::isa::disassembleWord(word, pc) << "\n";
+    std::snprintf(prefix, sizeof prefix, "%6u: %s", pc, seconds[pc] ? "|| " : "");
+    os << prefix << poplar::isa::disassembleWord(words[pc], pc) << "\n";
   }
   if (!f.data.empty()) {
     os << "; data: " << f.data.size() << " bytes, align " << f.dataAlign << "\n";

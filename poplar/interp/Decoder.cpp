@@ -2,6 +2,8 @@
 // unrolled, adjacent pairs fused (Fusions.def), per-block budget and cycle totals.
 #include "interp/Decoder.hpp"
 
+#include "isa/CoIssue.hpp"
+
 #include <algorithm>
 #include <initializer_list>
 
@@ -200,6 +202,11 @@ DecodedCode decodeCode(const uint64_t *words, size_t numWords, bool fuse) {
     code.insns.push_back(d);
   }
   code.insns.push_back(bad(uint32_t(numWords)));
+  // The second half of a bundle is free; before the rpt copies, which take the body's cycles.
+  const std::vector<bool> seconds = isa::bundleSeconds(words, numWords);
+  for (uint32_t pc = 0; pc < numWords; ++pc)
+    if (seconds[pc] && code.insns[pc].plainOp != kOpBad)
+      code.insns[pc].cycles = 0;
 
   for (uint32_t pc = 0; pc < numWords; ++pc) {
     if (!insns[pc] || insns[pc]->op != Opcode::Rpt)

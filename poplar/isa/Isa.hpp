@@ -124,7 +124,7 @@ constexpr uint16_t cycles(Opcode op) { return info(op).cycles; }
 
 // The POPLAR_OPGROUP sections of Opcodes.def.
 enum class OpGroup : uint8_t {
-#define POPLAR_OPGROUP(id, title, costSource) id,
+#define POPLAR_OPGROUP(id, pipe, title, costSource) id,
 #include "isa/Opcodes.def"
 };
 
@@ -135,7 +135,7 @@ inline constexpr std::array<OpGroup, kNumOpcodes> kOpcodeGroup = [] {
     OpGroup group;
   };
   constexpr Row rows[] = {
-#define POPLAR_OPGROUP(id, title, costSource) {true, OpGroup::id},
+#define POPLAR_OPGROUP(id, pipe, title, costSource) {true, OpGroup::id},
 #define POPLAR_OPCODE(name, mnemonic, format, flags, cycles, rtl) {false, OpGroup{}},
 #include "isa/Opcodes.def"
   };

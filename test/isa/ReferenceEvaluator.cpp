@@ -2,6 +2,7 @@
 #include "ReferenceEvaluator.hpp"
 
 #include "interp/Print.hpp"
+#include "isa/CoIssue.hpp"
 #include "isa/Isa.hpp"
 
 #include <cmath>
@@ -72,6 +73,8 @@ struct Machine {
   RefState &st;
   RunResult res;
   uint64_t budget;
+  // The model's bundles (isa/CoIssue.hpp): a second half issues with its first, for no cycle.
+  std::vector<bool> bundleSeconds = isa::bundleSeconds(words.data(), words.size());
 
   void set(unsigned reg, uint32_t v) {
     if (reg != 0)
@@ -141,7 +144,7 @@ struct Machine {
       res.pc = pc;
       return false;
     }
-    res.cycles += isa::cycles(in->op);
+    res.cycles += bundleSeconds[pc] ? 0 : isa::cycles(in->op);
     return true;
   }
 

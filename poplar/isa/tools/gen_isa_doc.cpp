@@ -92,10 +92,18 @@ std::string generate() {
      << "Cycles are thread cycles (one worker bundle; 6 tile cycles). Flags: `rX:2` marks a "
      << "register-pair operand, `ctl` a control-flow instruction (not allowed in a `rpt` "
      << "body).\n\n"
+     << "Each group names its pipeline. A worker issues a *bundle* a thread cycle: a 1-cycle "
+     << "main-pipeline instruction (integer, memory) beside a 1-cycle aux-pipeline one (floating "
+     << "point, vectors, AMP), in either order, when the second neither reads nor writes a "
+        "register "
+     << "the first writes. The cycle model pairs adjacent instructions so, left to right, never "
+     << "across a branch target or a `rpt` body's end; the second costs nothing. Solo "
+     << "instructions (control flow, multi-cycle ones, `spadd`) issue alone. `popc --disassemble` "
+     << "marks the second half of a bundle `||`.\n\n"
      << "There are " << kNumOpcodes << " opcodes.\n";
   unsigned index = 0;
-#define POPLAR_OPGROUP(id, title, costSource)                                                      \
-  os << "\n## " << title << "\n\nCosts: " << costSource << ".\n\n"                                 \
+#define POPLAR_OPGROUP(id, pipe, title, costSource)                                                \
+  os << "\n## " << title << "\n\nPipeline: " << #pipe << ". Costs: " << costSource << ".\n\n"      \
      << "| Op | Syntax | Semantics | Flags | Cycles |\n|---|---|---|---|---|\n";
 #define POPLAR_OPCODE(name, mnemonic, format, flags, cycles, rtl) row(os, index++);
 #include "isa/Opcodes.def"

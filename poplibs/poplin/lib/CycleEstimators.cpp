@@ -84,16 +84,21 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
   const std::uint64_t positions = byPositions ? ceilDiv(c.positions, kWorkers) : c.positions;
   const bool halfPartials = c.partialsType == poplar::HALF;
   // Per input channel of a row of w output channels: the input's load, a weight load and a MAC
-  // per channel, and the step to the next weight row (a half load converts: 2 cycles). A packed
-  // row (all of outChans <= 3) steps its weights by a constant.
-  const unsigned load = c.dataType == poplar::HALF ? 2 : 1;
-  auto perInChan = [&](unsigned w) { return load + w * (load + 1) + 3; };
+  // per channel, and the step to the next weight row (shift, add, branch; a half load converts:
+  // 2 cycles). Each MAC issues with the next weight load (float only: a half load takes two
+  // cycles, so issues alone) and the last with the step. A packed row (all of outChans <= 3)
+  // steps its weights by a constant (one add fewer), or with one channel, not at all: its
+  // weight pointer post-increments, so that MAC has nothing to issue with.
+  const bool halfData = c.dataType == poplar::HALF;
+  const unsigned load = halfData ? 2 : 1;
+  auto perInChan = [&](unsigned w) { return load + w * (load + 1) + 3 - (halfData ? 1 : w); };
   const std::uint64_t k = c.inChans;
   std::uint64_t perGroup = 0, perPosition = 0, rows = 1;
   if (c.outChans <= 3) {
     static constexpr unsigned kGroup[4] = {0, 31, 31, 33}, kPosition[4] = {0, 13, 16, 18};
     perGroup = kGroup[c.outChans];
-    perPosition = kPosition[c.outChans] + k * (perInChan(c.outChans) - (c.outChans == 1 ? 2 : 1));
+    perPosition = kPosition[c.outChans] + k * (c.outChans == 1 ? 2 * load + 2 // loads, MAC, branch
+                                                               : perInChan(c.outChans) - 1);
   } else {
     static constexpr unsigned kRestPosition[4] = {0, 14, 17, 19};
     const unsigned full = c.outChans / 4, rest = c.outChans % 4;
@@ -110,18 +115,20 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
 }
 
 std::uint64_t reduceAddCycles(const VertexCost &c) {
-  // The codelet's loops as popc -S gives them (one thread cycle an instruction): each worker
-  // sums its range in blocks of 32 elements, at most one of 16, then quads of 4, a pair and a
-  // last element. A piece of q quads loads partial 0, runs a loop over the other partials (a
-  // pointer load and offset, then per pair a load and an add, and for half partials a
-  // convert), stores (a half output converts each pair first) and steps on. The busiest
-  // worker sets the time.
+  // The codelet's loops as popc -S gives them (a thread cycle a bundle, "||" in the listing):
+  // each worker sums its range in blocks of 32 elements, at most one of 16, then quads of 4, a
+  // pair and a last element. A piece of q quads (2q pairs) loads partial 0 (a half partial's
+  // converts pair with the next load: one cycle more), runs a loop over the other partials (a
+  // pointer load and offset, a first load, then each pair's add issues with the next pair's
+  // load; a half partial's pair costs a convert and an add beside its load), stores (a half
+  // output's converts pair with the stores: one cycle more) and steps on. The busiest worker
+  // sets the time.
   const bool halfIn = c.partialsType == poplar::HALF, halfOut = c.dataType == poplar::HALF;
   const std::uint64_t later = c.numPartials > 0 ? c.numPartials - 1 : 0;
   auto piece = [&](std::uint64_t quads) {
-    const std::uint64_t first = 6 + 2 * quads * (halfIn ? 2 : 1);
-    const std::uint64_t stores = 2 * quads * (halfOut ? 2 : 1);
-    return first + stores + 10 + later * (3 + 2 * quads * (halfIn ? 3 : 2));
+    const std::uint64_t first = 6 + 2 * quads + (halfIn ? 1 : 0);
+    const std::uint64_t stores = 2 * quads + (halfOut ? 1 : 0);
+    return first + stores + 10 + later * (4 + 2 * quads * (halfIn ? 2 : 1));
   };
   const std::uint64_t pair = 17 + (halfIn ? 1 : 0) + (halfOut ? 1 : 0) + later * (halfIn ? 7 : 6);
   const std::uint64_t single = 13 + (halfIn ? 1 : 0) + (halfOut ? 3 : 0) + later * (halfIn ? 7 : 6);

@@ -93,12 +93,13 @@ bool foldsInLanes(const ReduceVertexCost &v) {
                       v.op == Operation::MAX || v.op == Operation::MIN);
 }
 
-// The lane block loop's costs, thread cycles, fitted to the vertex (float ADD, aligned rows): the
+// The lane block loop's costs, thread cycles, fitted to the vertex (float ADD, aligned rows, 8-256
+// outputs, 2-20 rows, 1-3 regions; bundles counted as the interpreter issues them): the
 // vertex with its region and the loop's call; a block of 8 outputs, its set-up per partial region
 // unless all are single rows, and its cost per row; a column past the last whole block and its
 // cost per row.
-constexpr std::uint64_t kVertexCycles = 177, kBlockCycles = 42, kBlockPieceCycles = 18,
-                        kBlockRowCycles = 13, kColumnCycles = 67, kColumnRowCycles = 6;
+constexpr std::uint64_t kVertexCycles = 188, kBlockCycles = 20, kBlockPieceCycles = 22,
+                        kBlockRowCycles = 12, kColumnCycles = 85, kColumnRowCycles = 4;
 
 /// Whether the region goes through the lane block loop: narrower ones, and one output's runs,
 /// keep PopLibs' estimate, whose plans (an intermediate stage for a few outputs of many rows, the
