@@ -22,7 +22,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, out.size(), sizeof(T));
-    vec::unary<op>(&in[r.begin], &out[r.begin], r.end - r.begin);
+    vec::unary<op, false>(&in[r.begin], &out[r.begin], r.end - r.begin);
   }
 };
 
@@ -32,7 +32,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, inOut.size(), sizeof(T));
-    vec::unary<op>(&inOut[r.begin], &inOut[r.begin], r.end - r.begin);
+    vec::unary<op, true>(&inOut[r.begin], &inOut[r.begin], r.end - r.begin);
   }
 };
 
@@ -43,7 +43,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < out.size(); ++r) {
-      vec::unary<op>(&in[r][0], &out[r][0], out[r].size());
+      vec::unary<op, false>(&in[r][0], &out[r][0], out[r].size());
     }
     return true;
   }
@@ -55,7 +55,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < inOut.size(); ++r) {
-      vec::unary<op>(&inOut[r][0], &inOut[r][0], inOut[r].size());
+      vec::unary<op, true>(&inOut[r][0], &inOut[r][0], inOut[r].size());
     }
     return true;
   }
@@ -69,7 +69,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, out.size(), sizeof(T));
-    vec::binary<op>(&in1[r.begin], &in2[r.begin], &out[r.begin], r.end - r.begin);
+    vec::binary<op, false>(&in1[r.begin], &in2[r.begin], &out[r.begin], r.end - r.begin);
   }
 };
 
@@ -80,7 +80,7 @@ public:
 
   void compute(unsigned wid) {
     auto r = device::workerRange(wid, in1Out.size(), sizeof(T));
-    vec::binary<op>(&in1Out[r.begin], &in2[r.begin], &in1Out[r.begin], r.end - r.begin);
+    vec::binary<op, true>(&in1Out[r.begin], &in2[r.begin], &in1Out[r.begin], r.end - r.begin);
   }
 };
 
@@ -92,7 +92,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < out.size(); ++r) {
-      vec::binary<op>(&in1[r][0], &in2[r][0], &out[r][0], out[r].size());
+      vec::binary<op, false>(&in1[r][0], &in2[r][0], &out[r][0], out[r].size());
     }
     return true;
   }
@@ -105,7 +105,7 @@ public:
 
   bool compute() {
     for (unsigned r = 0; r < in1Out.size(); ++r) {
-      vec::binary<op>(&in1Out[r][0], &in2[r][0], &in1Out[r][0], in1Out[r].size());
+      vec::binary<op, true>(&in1Out[r][0], &in2[r][0], &in1Out[r][0], in1Out[r].size());
     }
     return true;
   }

@@ -77,54 +77,97 @@ POPOPS_VEC_INLINE unsigned halfLanes(half *o, unsigned n, F f, const In *...in) 
   return vectors * 4;
 }
 
+/// o[i] = f(a[i], b[i]) for i in [first, n). Software-pipelined when `pipeline`, as PopLibs'
+/// assembly is: each step loads the next operands, stores the last result and computes the
+/// next, so a floating-point instruction issues beside the store before it in one bundle (it
+/// overwrites the register the store reads: a bundle reads before it writes) and a step costs
+/// its memory accesses. Not for in-place loops: o[i - 1] and a[i] share a pointer, which popc
+/// then steps by hand (no post-increment), so the pipelined step is no shorter.
+template <bool pipeline, class A, class B, class R, class F>
+POPOPS_VEC_INLINE void elements(const A *a, const B *b, R *o, unsigned first, unsigned n, F f) {
+  if constexpr (!pipeline) {
+    for (unsigned i = first; i < n; ++i)
+      o[i] = f(a[i], b[i]);
+  } else if (first < n) {
+    R r = f(a[first], b[first]);
+    for (unsigned i = first + 1; i < n; ++i) {
+      const A x = a[i];
+      const B y = b[i];
+      o[i - 1] = r;
+      r = f(x, y);
+    }
+    o[n - 1] = r;
+  }
+}
+
 /// Whole 64-bit vectors of o[i] = f(a[i], b[i]) with one vector instruction per step; returns
 /// the elements done.
-template <class T, class F>
+template <bool pipeline, class T, class F>
 POPOPS_VEC_INLINE unsigned wholeVectors(const T *a, const T *b, T *o, unsigned n, F f) {
   using V = V64<T>;
   constexpr unsigned width = Vector64<T>::width;
   const unsigned vectors = aligned8(a, b, o) ? n / width : 0;
-  const V *av = reinterpret_cast<const V *>(a);
-  const V *bv = reinterpret_cast<const V *>(b);
-  V *ov = reinterpret_cast<V *>(o);
-  for (unsigned k = 0; k < vectors; ++k)
-    ov[k] = f(av[k], bv[k]);
+  elements<pipeline>(reinterpret_cast<const V *>(a), reinterpret_cast<const V *>(b),
+                     reinterpret_cast<V *>(o), 0, vectors, f);
   return vectors * width;
 }
 
-/// o[i] = op(a[i], b[i]) for i < n (o may be a).
-template <expr::BinaryOpType op, class T, class R>
+/// Whether pipelining a float loop of the op pays: its float form is a few one-cycle aux
+/// instructions, which issue beside the loop's loads and stores. An op with a multi-cycle
+/// instruction (fdiv, fexp, flog, fsqrt) or a call issues alone and would only pay the
+/// pipelined loop's longer set-up (measured over every vertex: docs/cycles-popops.md).
+template <expr::UnaryOpType op> constexpr bool pipelinesUnary() {
+  using U = expr::UnaryOpType;
+  return op == U::ABSOLUTE || op == U::CEIL || op == U::ERF || op == U::EXPONENT2 ||
+         op == U::FLOOR || op == U::GELU_ERF || op == U::IS_FINITE || op == U::IS_INF ||
+         op == U::IS_NAN || op == U::NEGATE || op == U::NEARBY_INT || op == U::RELU ||
+         op == U::SIGNUM || op == U::ROUND || op == U::SQUARE || op == U::SIGMOID || op == U::TRUNC;
+}
+template <expr::BinaryOpType op> constexpr bool pipelinesBinary() {
+  using B = expr::BinaryOpType;
+  return op == B::ADD || op == B::SUBTRACT || op == B::MULTIPLY || op == B::EQUAL ||
+         op == B::NOT_EQUAL || op == B::GREATER_THAN || op == B::GREATER_THAN_EQUAL ||
+         op == B::LESS_THAN || op == B::LESS_THAN_EQUAL || op == B::MAXIMUM || op == B::MINIMUM ||
+         op == B::VARIANCE_TO_INV_STD_DEV;
+}
+
+/// o[i] = op(a[i], b[i]) for i < n; o is a when inPlace.
+template <expr::BinaryOpType op, bool inPlace, class T, class R>
 POPOPS_VEC_INLINE void binary(const T *a, const T *b, R *o, unsigned n) {
+  constexpr bool halfToHalf = IsSame<T, half>::value && IsSame<R, half>::value;
+  // A half -> half loop's scalar part is a remainder of at most 3 elements.
+  constexpr bool pipeline =
+      !inPlace && !halfToHalf && device::isFloating<T>() && pipelinesBinary<op>();
   unsigned i = 0;
   auto f = [](auto x, auto y) { return device::binaryOp<op>(x, y); };
   if constexpr (vectorBinary<op, T>())
-    i = wholeVectors(a, b, o, n, f);
-  else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
+    i = wholeVectors<!inPlace>(a, b, o, n, f);
+  else if constexpr (halfToHalf)
     i = halfLanes(o, n, f, a, b);
-  for (; i < n; ++i)
-    o[i] = device::binaryOp<op>(Compute<T>(a[i]), Compute<T>(b[i]));
+  elements<pipeline>(a, b, o, i, n,
+                     [](T x, T y) { return device::binaryOp<op>(Compute<T>(x), Compute<T>(y)); });
 }
 
-/// o[i] = op(a[i]) for i < n (o may be a).
-template <expr::UnaryOpType op, class T, class R>
+/// o[i] = op(a[i]) for i < n; o is a when inPlace.
+template <expr::UnaryOpType op, bool inPlace, class T, class R>
 POPOPS_VEC_INLINE void unary(const T *a, R *o, unsigned n) {
+  constexpr bool halfToHalf = IsSame<T, half>::value && IsSame<R, half>::value;
+  constexpr bool pipeline =
+      !inPlace && !halfToHalf && device::isFloating<T>() && pipelinesUnary<op>();
   unsigned i = 0;
   auto f = [](auto x, auto) { return device::unaryOp<op>(x); };
   if constexpr (vectorUnary<op, T>())
-    i = wholeVectors(a, a, o, n, f);
-  else if constexpr (IsSame<T, half>::value && IsSame<R, half>::value)
+    i = wholeVectors<!inPlace>(a, a, o, n, f);
+  else if constexpr (halfToHalf)
     i = halfLanes(
         o, n, [](float x) { return device::unaryOp<op>(x); }, a);
-  for (; i < n; ++i)
-    o[i] = device::unaryOp<op>(Compute<T>(a[i]));
+  elements<pipeline>(a, a, o, i, n, [](T x, T) { return device::unaryOp<op>(Compute<T>(x)); });
 }
 
 /// p[i] = x for i < n: 64-bit stores of 8 / sizeof(T) copies of x.
 template <class T> POPOPS_VEC_INLINE void fill(T *p, unsigned n, T x) {
   constexpr unsigned width = sizeof(T) <= 4 ? 8 / sizeof(T) : 1;
   const unsigned vectors = width > 1 && aligned8(p) ? n / width : 0;
-  // The remainder first: popc then lays the store loop out where it is entered by falling
-  // through, so that it becomes a rpt loop (after it, the loop stays brnzdec: 2 cycles a store).
   for (unsigned i = vectors * width; i < n; ++i)
     p[i] = x;
   if constexpr (width > 1) {

@@ -1,8 +1,11 @@
 // Zero-overhead loops: a single-block loop closed by `brnzdec r, self` becomes
-// `addi r, r, 1; rpt r, n` in front of its body, so an iteration costs only its body.
+// `addi r, r, 1; rpt r, n` in front of its body, so an iteration costs only its body. A loop
+// entered by branches (LLVM often lays a loop's exit code between its guard and the loop) gets
+// a block of its own for the two, which the branches then enter.
 #include "passes/MachinePasses.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace popc {
 
@@ -35,16 +38,29 @@ void formRepeatLoops(mir::Function &f) {
            std::find(uses.begin(), uses.end(), counter) == uses.end() &&
            std::find(defs.begin(), defs.end(), counter) == defs.end();
     }
-    // The body is entered only by falling through from the block before it.
-    for (const auto &b : f.blocks)
-      for (const mir::Inst &i : b->insts)
-        if (i.target == &body && &i != &insts[close])
-          ok = false;
-    // ... and the block before it does fall through (it may end in a conditional branch).
-    Opcode last = before.insts.empty() ? Opcode::Nop : before.insts.back().op;
-    if (!ok || last == Opcode::Br || last == Opcode::Ret || last == Opcode::Trap ||
-        last == Opcode::Exit)
+    if (!ok)
       continue;
+    std::vector<mir::Inst *> entries;
+    for (const auto &b : f.blocks)
+      for (mir::Inst &i : b->insts)
+        if (i.target == &body && &i != &insts[close])
+          entries.push_back(&i);
+    // Whether the block before falls through into the body (it may end in a conditional branch).
+    const Opcode last = before.insts.empty() ? Opcode::Nop : before.insts.back().op;
+    const bool fallsIn =
+        last != Opcode::Br && last != Opcode::Ret && last != Opcode::Trap && last != Opcode::Exit;
+    mir::Block *head = &before;
+    if (!entries.empty()) {
+      auto block = std::make_unique<mir::Block>();
+      block->name = body.name + ".rpt";
+      head = block.get();
+      for (mir::Inst *i : entries)
+        i->target = head;
+      f.blocks.insert(f.blocks.begin() + k, std::move(block));
+      ++k; // the body moved up one
+    } else if (!fallsIn) {
+      continue; // nothing enters the loop
+    }
     mir::Inst inc = insts[close];
     inc.op = Opcode::Addi;
     inc.rd = counter;
@@ -55,8 +71,8 @@ void formRepeatLoops(mir::Function &f) {
     rpt.op = Opcode::Rpt;
     rpt.rd = 0;
     rpt.imm = static_cast<std::int32_t>(close);
-    before.insts.push_back(inc);
-    before.insts.push_back(rpt);
+    head->insts.push_back(inc);
+    head->insts.push_back(rpt);
     insts.erase(insts.begin() + close);
   }
 }

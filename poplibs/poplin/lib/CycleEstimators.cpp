@@ -83,28 +83,31 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
   const std::uint64_t groups = byPositions ? c.groups : ceilDiv(c.groups, kWorkers);
   const std::uint64_t positions = byPositions ? ceilDiv(c.positions, kWorkers) : c.positions;
   const bool halfPartials = c.partialsType == poplar::HALF;
-  // Per input channel of a row of w output channels: the input's load, a weight load and a MAC
-  // per channel, and the step to the next weight row (shift, add, branch; a half load converts:
-  // 2 cycles). Each MAC issues with the next weight load (float only: a half load takes two
-  // cycles, so issues alone) and the last with the step. A packed row (all of outChans <= 3)
-  // steps its weights by a constant (one add fewer), or with one channel, not at all: its
-  // weight pointer post-increments, so that MAC has nothing to issue with.
+  // Per input channel of a row of w output channels (a rpt body): the input's load, a weight
+  // load and a MAC per channel, and the step to the next weight row (shift, add; a half load
+  // converts: 2 cycles). Each MAC issues with the next weight load (float only: a half load
+  // takes two cycles, so issues alone) and the last with the step. A packed row (all of
+  // outChans <= 3) steps its weights by a constant (one add fewer), or with one channel, not at
+  // all: its weight pointer post-increments, so that MAC has nothing to issue with. Each row's
+  // loop costs its set-up (addi, rpt) besides.
   const bool halfData = c.dataType == poplar::HALF;
   const unsigned load = halfData ? 2 : 1;
-  auto perInChan = [&](unsigned w) { return load + w * (load + 1) + 3 - (halfData ? 1 : w); };
+  constexpr unsigned kLoopSetUp = 2;
+  auto perInChan = [&](unsigned w) { return load + w * (load + 1) + 2 - (halfData ? 1 : w); };
   const std::uint64_t k = c.inChans;
   std::uint64_t perGroup = 0, perPosition = 0, rows = 1;
   if (c.outChans <= 3) {
     static constexpr unsigned kGroup[4] = {0, 31, 31, 33}, kPosition[4] = {0, 13, 16, 18};
     perGroup = kGroup[c.outChans];
-    perPosition = kPosition[c.outChans] + k * (c.outChans == 1 ? 2 * load + 2 // loads, MAC, branch
-                                                               : perInChan(c.outChans) - 1);
+    perPosition = kPosition[c.outChans] + kLoopSetUp +
+                  k * (c.outChans == 1 ? 2 * load + 1 // loads, MAC
+                                       : perInChan(c.outChans) - 1);
   } else {
     static constexpr unsigned kRestPosition[4] = {0, 14, 17, 19};
     const unsigned full = c.outChans / 4, rest = c.outChans % 4;
     perGroup = 37 + 18 * full + (rest ? 8 : 0);
-    perPosition =
-        full * (20 + k * perInChan(4)) + (rest ? kRestPosition[rest] + k * perInChan(rest) : 0);
+    perPosition = full * (20 + kLoopSetUp + k * perInChan(4)) +
+                  (rest ? kRestPosition[rest] + kLoopSetUp + k * perInChan(rest) : 0);
     rows = full + (rest ? 1 : 0);
   }
   if (halfPartials) // each output rounds and stores as half

@@ -29,8 +29,8 @@ CycleBound cycleBound(const PopopsVertex &v) {
     return {50, 150};
   bool half = v.type == poplar::HALF || v.outType == poplar::HALF;
   bool floating = v.type == poplar::FLOAT || v.type == poplar::HALF;
-  // float and half ops with an f32v2/f16v4 instruction: 64-bit vector loops on both sides,
-  // PopLibs' bundled (3 cycles a vector), ours one instruction a cycle (4), longer prologues.
+  // float and half ops with an f32v2/f16v4 instruction: 64-bit vector loops on both sides, 3
+  // cycles a vector (the arithmetic bundled with a store); our prologues are longer.
   static const std::set<std::string> vectorOps = {"ADD", "SUBTRACT", "MULTIPLY", "SQUARE"};
   if ((v.unary || v.binary) && floating && vectorOps.count(v.op))
     return {1, 3};
@@ -39,12 +39,11 @@ CycleBound cycleBound(const PopopsVertex &v) {
   // figures for integers are slower than popc's loops.
   if (v.unary || v.binary)
     return half ? CycleBound{1.0 / 3, 20} : CycleBound{1.0 / 3, 8};
-  // Fills: 64-bit stores on both sides (for half and bool popc leaves the store loop a brnzdec
-  // loop, 2 cycles a store).
+  // Fills: 64-bit stores on both sides, a cycle a store.
   if (v.templ.rfind("Fill", 0) == 0)
     return {0.8, 2.5};
-  // float <-> half casts: 7 instructions per 4 elements against PopLibs' 2; float and half
-  // scaled add: 6 per 2 floats, 18 per 4 halves (float scales: widened lanes) against 3.
+  // float <-> half casts: 5 cycles per 4 elements against PopLibs' 2; float and half scaled
+  // add: two multiplies and an add per 2 floats, halves widened for float scales, against 3.
   bool floatHalfCast = v.templ.rfind("Cast", 0) == 0 && floating && v.outType != v.type &&
                        (v.outType == poplar::FLOAT || v.outType == poplar::HALF);
   if (floatHalfCast)

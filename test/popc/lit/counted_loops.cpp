@@ -50,3 +50,35 @@ public:
 // CHECK-NEXT: addi [[OUT]], [[OUT]], 4
 // CHECK-NEXT: brnzdec [[C]], @[[LOOP]]
 // CHECK: ret
+
+// A loop entered by a branch (LLVM lays the code after a software-pipelined loop between its
+// guard and the loop) still becomes a rpt loop: its set-up gets a block of its own, which the
+// branch enters. The multiply then issues beside the store before it (a bundle, "||").
+class ScaleByTwo : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<float>> in;
+  poplar::Output<poplar::Vector<float>> out;
+  bool compute() {
+    const unsigned n = in.size();
+    if (n == 0)
+      return true;
+    float r = in[0] * 2.0f;
+    for (unsigned i = 1; i < n; ++i) {
+      const float x = in[i];
+      out[i - 1] = r;
+      r = x * 2.0f;
+    }
+    out[n - 1] = r;
+    return true;
+  }
+};
+
+// CHECK-LABEL: __runCodelet_ScaleByTwo:
+// CHECK: br @[[HEAD:[0-9]+]]
+// CHECK: [[HEAD]]: addi [[N:r[0-9]+]], [[N]], 1
+// CHECK-NEXT: rpt [[N]], 3
+// CHECK-NEXT: ld32p [[X:r[0-9]+]], [{{r[0-9]+}}+=4]
+// CHECK-NEXT: st32p [[R:r[0-9]+]], [{{r[0-9]+}}+=4]
+// CHECK-NEXT: || fmul [[R]], [[X]], {{r[0-9]+}}
+// CHECK-NEXT: br @
+// CHECK: ret

@@ -24,12 +24,12 @@ public:
 // CHECK-NEXT: movi {{r[0-9]+}}, 0x3fc00000
 // CHECK: movi [[Q:r[0-9]+]], 0x3e800000
 // CHECK-NOT: movi
-// CHECK: [[L1:[0-9]+]]: ld64 [[X:r[0-9]+]]
+// CHECK: rpt {{r[0-9]+}}, 3
+// CHECK-NEXT: ld64 [[X:r[0-9]+]]
 // CHECK-NEXT: f32v2mul [[Y:r[0-9]+]], [[X]], [[A]]
 // CHECK-NEXT: st64p [[Y]]
-// CHECK-NEXT: brnzdec {{r[0-9]+}}, @[[L1]]
-// CHECK: [[L2:[0-9]+]]: ld32 [[S:r[0-9]+]]
+// CHECK: rpt {{r[0-9]+}}, 4
+// CHECK-NEXT: ld32 [[S:r[0-9]+]]
 // CHECK-NEXT: fmul [[T:r[0-9]+]], [[S]], [[Q]]
 // CHECK-NEXT: fadd {{r[0-9]+}}, [[T]], zero
-// CHECK: brnzdec {{r[0-9]+}}, @[[L2]]
 // CHECK: ret
