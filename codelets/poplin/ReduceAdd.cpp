@@ -77,20 +77,36 @@ public:
   void compute(unsigned wid) {
     // Worker ranges start on 8-byte grains of the output, so every block, quad and pair below
     // is aligned for its 64- or 32-bit accesses (the partials are 8-byte aligned too).
-    auto r = popops::device::workerRange(wid, out.size(), sizeof(OutType));
+    const unsigned n = out.size();
+    auto r = popops::device::workerRange(wid, n, sizeof(OutType));
+    // A worker's share rounded up to whole blocks of 32 outputs, where the first five then still
+    // leave the last some: a block costs about 6 thread cycles an output, the pieces that end a
+    // share up to 15 (the planner's 752-output chunks of 8 partials: 126 a worker, 966 cycles;
+    // 128: 837).
+    const unsigned share = (r.share + 31) / 32 * 32;
+    if (5 * share < n) {
+      r.begin = wid * share;
+      r.end = r.begin + share < n ? r.begin + share : n;
+    }
     const unsigned numPartials = partials.size();
     OutType *o = &out[0];
     unsigned b = r.begin;
     // Blocks of 32 elements (16 register pairs of accumulators) amortise each partial's pointer
-    // load over sixteen 64-bit loads; then at most one block of 16, then quads of 4.
+    // load over sixteen 64-bit loads; then at most one block of each of 16, 8 and 4.
     for (; b + 32 <= r.end; b += 32)
       sumBlock<8, OutType, PartialsType>(partials, numPartials, o + b, b);
     if (b + 16 <= r.end) {
       sumBlock<4, OutType, PartialsType>(partials, numPartials, o + b, b);
       b += 16;
     }
-    for (; b + 4 <= r.end; b += 4)
+    if (b + 8 <= r.end) {
+      sumBlock<2, OutType, PartialsType>(partials, numPartials, o + b, b);
+      b += 8;
+    }
+    if (b + 4 <= r.end) {
       sumBlock<1, OutType, PartialsType>(partials, numPartials, o + b, b);
+      b += 4;
+    }
     // The rest: a pair, then the odd last element of the output.
     if (b + 2 <= r.end) {
       float2 a = Lanes<PartialsType>::pair(&partials[0][b]);

@@ -20,7 +20,7 @@ template <class T> using Bits = typename BitsOf<T>::type;
 __attribute__((always_inline)) inline device::WorkerRange rowWorkerRange(unsigned wid, unsigned n,
                                                                          unsigned elemBytes) {
   if ((n * elemBytes) & 3)
-    return wid == 0 ? device::WorkerRange{0, n} : device::WorkerRange{0, 0};
+    return wid == 0 ? device::WorkerRange{0, n, n} : device::WorkerRange{0, 0, 0};
   return device::workerRange(wid, n, elemBytes);
 }
 

@@ -47,6 +47,7 @@ template <class T> __attribute__((always_inline)) inline Compute<T> asStored(Com
 /// 8-byte grains (so no two workers write one 32-bit word), ceil(grains / 6) grains per worker.
 struct WorkerRange {
   unsigned begin, end;
+  unsigned share; ///< elements a worker gets before n runs out (perWorker grains)
 };
 __attribute__((always_inline)) inline WorkerRange workerRange(unsigned wid, unsigned n,
                                                               unsigned elemBytes) {
@@ -62,7 +63,7 @@ __attribute__((always_inline)) inline WorkerRange workerRange(unsigned wid, unsi
     begin = n;
   if (end > n)
     end = n;
-  return {begin, end};
+  return {begin, end, perWorker * grain};
 }
 
 /// f(k) for k < count; returns count. The loop of a generated codelet's vector body: written

@@ -11,6 +11,81 @@ namespace popc {
 
 using poplar::isa::Opcode;
 
+namespace {
+
+/// Integer arithmetic that cannot trap: a candidate to leave a loop.
+bool pureArithmetic(Opcode op) {
+  switch (op) {
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Shl:
+  case Opcode::Shr:
+  case Opcode::Sra:
+  case Opcode::Addi:
+  case Opcode::Muli:
+  case Opcode::Andi:
+  case Opcode::Ori:
+  case Opcode::Xori:
+  case Opcode::Shli:
+  case Opcode::Shri:
+  case Opcode::Srai:
+  case Opcode::Mov:
+  case Opcode::Movi:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Moves the loop-invariant arithmetic of body[0, end) to `to` and returns the new end. LLVM
+/// hoists what it sees, but popc's lowering derives an address's scaled index next to its use,
+/// inside the loop. An instruction leaves when no body instruction writes its sources and only
+/// it writes its result, which nothing before it in the body reads: a rpt body runs at least
+/// once (its count is the brnzdec count + 1), so the loop leaves the same value behind.
+std::size_t hoistInvariants(std::vector<mir::Inst> &body, std::size_t end, mir::Block &to) {
+  std::vector<mir::Reg> uses, defs;
+  auto writes = [&](const mir::Inst &i, mir::Reg r) {
+    defs.clear();
+    mir::defsOf(i, defs);
+    return std::find(defs.begin(), defs.end(), r) != defs.end();
+  };
+  auto reads = [&](const mir::Inst &i, mir::Reg r) {
+    uses.clear();
+    mir::usesOf(i, uses);
+    return std::find(uses.begin(), uses.end(), r) != uses.end();
+  };
+  for (std::size_t j = 0; j < end;) {
+    const mir::Inst candidate = body[j];
+    std::vector<mir::Reg> sources, results;
+    mir::usesOf(candidate, sources);
+    mir::defsOf(candidate, results);
+    bool invariant = pureArithmetic(candidate.op) && results.size() == 1;
+    for (std::size_t i = 0; i < end && invariant; ++i) {
+      for (mir::Reg r : sources)
+        invariant = invariant && !writes(body[i], r);
+      if (i != j)
+        invariant = invariant && !writes(body[i], results[0]);
+      if (i <= j)
+        invariant = invariant && !reads(body[i], results[0]);
+    }
+    if (!invariant) {
+      ++j;
+      continue;
+    }
+    to.insts.push_back(candidate);
+    body.erase(body.begin() + j);
+    --end;
+    j = 0; // what read it may be invariant now
+  }
+  return end;
+}
+
+} // namespace
+
 void formRepeatLoops(mir::Function &f) {
   for (std::size_t k = 1; k < f.blocks.size(); ++k) {
     mir::Block &body = *f.blocks[k];
@@ -61,6 +136,7 @@ void formRepeatLoops(mir::Function &f) {
     } else if (!fallsIn) {
       continue; // nothing enters the loop
     }
+    close = hoistInvariants(insts, close, *head);
     mir::Inst inc = insts[close];
     inc.op = Opcode::Addi;
     inc.rd = counter;

@@ -19,7 +19,7 @@ constexpr unsigned kPassInChans = 16;
 constexpr unsigned kPassCycles = 35, kRestPassCycles = 36;
 // ReduceAdd's worker entry and exit: its range, saving and restoring the registers its
 // accumulators take, and the tests between its loops (fitted to the interpreter).
-constexpr unsigned kReduceEntryCycles = 90;
+constexpr unsigned kReduceEntryCycles = 95;
 // ConvPartialnx1's loops as popc -S gives them (one thread cycle an instruction, 32 for a
 // coefficient load): the worker's entry and exit, a group's set-up, an output element zeroed
 // (a half store is a sub-word write: 2),
@@ -119,32 +119,35 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
 
 std::uint64_t reduceAddCycles(const VertexCost &c) {
   // The codelet's loops as popc -S gives them (a thread cycle a bundle, "||" in the listing):
-  // each worker sums its range in blocks of 32 elements, at most one of 16, then quads of 4, a
+  // each worker sums its range in blocks of 32 elements, at most one of each of 16, 8 and 4, a
   // pair and a last element. A piece of q quads (2q pairs) loads partial 0 (a half partial's
   // converts pair with the next load: one cycle more), runs a loop over the other partials (a
-  // pointer load and offset, a first load, then each pair's add issues with the next pair's
-  // load; a half partial's pair costs a convert and an add beside its load), stores (a half
-  // output's converts pair with the stores: one cycle more) and steps on. The busiest worker
-  // sets the time.
+  // pointer load and the offset added (the offset is shifted once before the loop; for half
+  // partials in it: its register is reused there), a first load, then each pair's add issues with
+  // the next pair's load; a half partial's pair costs a convert and an add beside its load), stores
+  // (a half output's converts pair with the stores: one cycle more) and steps on. The busiest
+  // worker sets the time.
   const bool halfIn = c.partialsType == poplar::HALF, halfOut = c.dataType == poplar::HALF;
   const std::uint64_t later = c.numPartials > 0 ? c.numPartials - 1 : 0;
   auto piece = [&](std::uint64_t quads) {
     const std::uint64_t first = 6 + 2 * quads + (halfIn ? 1 : 0);
     const std::uint64_t stores = 2 * quads + (halfOut ? 1 : 0);
-    return first + stores + 10 + later * (4 + 2 * quads * (halfIn ? 2 : 1));
+    return first + stores + 10 + (halfIn ? later * (4 + 4 * quads) : 1 + later * (3 + 2 * quads));
   };
   const std::uint64_t pair = 17 + (halfIn ? 1 : 0) + (halfOut ? 1 : 0) + later * (halfIn ? 7 : 6);
   const std::uint64_t single = 13 + (halfIn ? 1 : 0) + (halfOut ? 3 : 0) + later * (halfIn ? 7 : 6);
   const unsigned grain = halfOut ? 4 : 2;
-  const unsigned perWorker = ceilDiv(ceilDiv(c.numElems, grain), kWorkers) * grain;
+  unsigned perWorker = std::min(c.numElems, ceilDiv(ceilDiv(c.numElems, grain), kWorkers) * grain);
+  // Shares of whole blocks of 32 where five of them leave the sixth some.
+  if (5 * (ceilDiv(perWorker, 32) * 32) < c.numElems)
+    perWorker = ceilDiv(perWorker, 32) * 32;
   std::uint64_t busiest = 0;
   for (unsigned w = 0; w < kWorkers; ++w) {
     const unsigned begin = std::min(c.numElems, w * perWorker);
     const unsigned n = std::min(c.numElems, begin + perWorker) - begin;
-    const unsigned quads = n % 16 / 4;
     const std::uint64_t worker = kReduceEntryCycles + (n / 32) * piece(8) +
-                                 (n % 32 / 16) * piece(4) + quads * piece(1) + (n % 4 / 2) * pair +
-                                 (n % 2) * single;
+                                 (n % 32 / 16) * piece(4) + (n % 16 / 8) * piece(2) +
+                                 (n % 8 / 4) * piece(1) + (n % 4 / 2) * pair + (n % 2) * single;
     busiest = std::max(busiest, worker);
   }
   return kWorkers * busiest;

@@ -1,5 +1,6 @@
 // Loops with a computable trip count end in one brnzdec (countLoops + the lowering), and a
-// single-block body becomes a zero-overhead rpt loop (formRepeatLoops); indexed addresses
+// single-block body becomes a zero-overhead rpt loop (formRepeatLoops, which also moves its
+// loop-invariant arithmetic before it); indexed addresses
 // become post-incremented pointers (stridePointers + formPostIncrement).
 // RUN: popc -S %s -o - | grep -v "^ *; /" | FileCheck %s
 #include <poplar/Vertex.hpp>
@@ -81,4 +82,30 @@ public:
 // CHECK-NEXT: st32p [[R:r[0-9]+]], [{{r[0-9]+}}+=4]
 // CHECK-NEXT: || fmul [[R]], [[X]], {{r[0-9]+}}
 // CHECK-NEXT: br @
+// CHECK: ret
+
+// Loop-invariant arithmetic leaves a rpt body: the column's byte offset, which popc's lowering
+// derives next to each row's address, is shifted once before the loop.
+class ColumnSum : public poplar::Vertex {
+public:
+  poplar::Vector<poplar::Input<poplar::Vector<float, poplar::VectorLayout::ONE_PTR>>> rows;
+  poplar::Input<unsigned> column;
+  poplar::Output<float> out;
+  bool compute() {
+    float s = 0;
+    for (unsigned r = 0; r < rows.size(); ++r)
+      s += rows[r][*column];
+    *out = s;
+    return true;
+  }
+};
+
+// CHECK-LABEL: __runCodelet_ColumnSum:
+// CHECK: shli [[OFF:r[0-9]+]], {{r[0-9]+}}, 2
+// CHECK: rpt [[N:r[0-9]+]], 4
+// CHECK-NEXT: ld32p [[ROW:r[0-9]+]], [{{r[0-9]+}}+=4]
+// CHECK-NEXT: add [[P:r[0-9]+]], [[ROW]], [[OFF]]
+// CHECK-NEXT: ld32 {{r[0-9]+}}, [[[P]]]
+// CHECK-NEXT: fadd
+// CHECK-NOT: shli
 // CHECK: ret
