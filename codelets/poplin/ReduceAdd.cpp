@@ -58,8 +58,15 @@ __attribute__((always_inline)) inline void sumBlock(const Partials &partials, un
   float2 acc[2 * quads];
   for (unsigned i = 0; i < quads; ++i)
     Lanes<PartialsType>::quad(&partials[0][b], i, &acc[2 * i], false);
-  for (unsigned p = 1; p < numPartials; ++p) {
-    const PartialsType *q = &partials[p][b];
+  if (numPartials > 1) {
+    // The next partial's pointer is loaded after this one's adds, so the last add issues
+    // beside that load; the last partial's beside the first store.
+    const PartialsType *q = &partials[1][b];
+    for (unsigned p = 2; p < numPartials; ++p) {
+      for (unsigned i = 0; i < quads; ++i)
+        Lanes<PartialsType>::quad(q, i, &acc[2 * i], true);
+      q = &partials[p][0] + b;
+    }
     for (unsigned i = 0; i < quads; ++i)
       Lanes<PartialsType>::quad(q, i, &acc[2 * i], true);
   }

@@ -23,18 +23,24 @@ static bool hasSideEffects(const mir::Inst &i) {
          i.op == Opcode::Remsi || i.op == Opcode::Remui;
 }
 
+/// How many times each register is read.
+static std::map<mir::Reg, unsigned> readCounts(const mir::Function &f) {
+  std::map<mir::Reg, unsigned> reads;
+  std::vector<mir::Reg> uses;
+  for (auto &b : f.blocks)
+    for (const mir::Inst &i : b->insts) {
+      uses.clear();
+      mir::usesOf(i, uses);
+      for (mir::Reg r : uses)
+        ++reads[r];
+    }
+  return reads;
+}
+
 void removeDeadCode(mir::Function &f) {
   for (bool changed = true; changed;) {
     changed = false;
-    std::map<mir::Reg, unsigned> reads;
-    std::vector<mir::Reg> uses;
-    for (auto &b : f.blocks)
-      for (const mir::Inst &i : b->insts) {
-        uses.clear();
-        mir::usesOf(i, uses);
-        for (mir::Reg r : uses)
-          ++reads[r];
-      }
+    const std::map<mir::Reg, unsigned> reads = readCounts(f);
     std::vector<mir::Reg> defs;
     for (auto &b : f.blocks) {
       auto dead = [&](const mir::Inst &i) {
@@ -51,6 +57,22 @@ void removeDeadCode(mir::Function &f) {
       b->insts.erase(end, b->insts.end());
     }
   }
+  // What is left writes its unread result to the zero register (writes there are discarded), so
+  // the result takes no register: an AMP instruction's count, a divide kept for its trap. Else
+  // the allocator may reuse a register for it that a loop-invariant value could have kept.
+  const std::map<mir::Reg, unsigned> reads = readCounts(f);
+  std::vector<mir::Reg> defs;
+  for (auto &b : f.blocks)
+    for (mir::Inst &i : b->insts) {
+      const Format format = poplar::isa::info(i.op).format;
+      if (!hasSideEffects(i) || (poplar::isa::info(i.op).flags & poplar::isa::PD) ||
+          format == Format::LoadPost || format == Format::StorePost)
+        continue;
+      defs.clear();
+      mir::defsOf(i, defs);
+      if (defs.size() == 1 && defs[0] == i.rd && mir::isVirtual(i.rd) && !reads.count(i.rd))
+        i.rd = poplar::isa::kRegZero;
+    }
 }
 
 } // namespace popc

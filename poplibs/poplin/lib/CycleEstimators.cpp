@@ -19,13 +19,13 @@ constexpr unsigned kPassInChans = 16;
 constexpr unsigned kPassCycles = 35, kRestPassCycles = 36;
 // ReduceAdd's worker entry and exit: its range, saving and restoring the registers its
 // accumulators take, and the tests between its loops (fitted to the interpreter).
-constexpr unsigned kReduceEntryCycles = 95;
+constexpr unsigned kReduceEntryCycles = 65;
 // ConvPartialnx1's loops as popc -S gives them (one thread cycle an instruction, 32 for a
 // coefficient load): the worker's entry and exit, a group's set-up, an output element zeroed
 // (a half store is a sub-word write: 2),
 // a kernel position's set-up, an output chunk's, a coefficient block's load and loop, and an
 // entry's pass (its triple's loads, its pointers and the pass's issue).
-constexpr unsigned kNx1WorkerCycles = 76, kNx1GroupCycles = 27, kNx1ZeroFloatCycles = 1,
+constexpr unsigned kNx1WorkerCycles = 51, kNx1GroupCycles = 27, kNx1ZeroFloatCycles = 1,
                    kNx1ZeroHalfCycles = 2, kNx1KernelCycles = 21, kNx1ChunkCycles = 22,
                    kNx1LoadCycles = 53, kNx1EntryCycles = 12;
 
@@ -49,7 +49,7 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
   const std::uint64_t fullPasses = chunkLoops * (c.inChans / kPassInChans);
   const std::uint64_t restPasses = c.inChans % kPassInChans ? chunkLoops : 0;
   const std::uint64_t positionCycles = std::uint64_t(perPosition) * positionsPerWorker;
-  const std::uint64_t worker = 124 + 10 * c.groups + 16 * chunkLoops +
+  const std::uint64_t worker = 111 + 10 * c.groups + 16 * chunkLoops +
                                fullPasses * (kPassCycles + positionCycles) +
                                restPasses * (kRestPassCycles + positionCycles);
   return kWorkers * worker;
@@ -118,24 +118,29 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
 }
 
 std::uint64_t reduceAddCycles(const VertexCost &c) {
-  // The codelet's loops as popc -S gives them (a thread cycle a bundle, "||" in the listing):
+  // The codelet's loops as popc -S gives them (a thread cycle a bundle, "||" in the listing),
+  // their set-ups fitted to the interpreter over the shapes of test/codelets/poplin (within 4%):
   // each worker sums its range in blocks of 32 elements, at most one of each of 16, 8 and 4, a
   // pair and a last element. A piece of q quads (2q pairs) loads partial 0 (a half partial's
-  // converts pair with the next load: one cycle more), runs a loop over the other partials (a
-  // pointer load and the offset added (the offset is shifted once before the loop; for half
-  // partials in it: its register is reused there), a first load, then each pair's add issues with
-  // the next pair's load; a half partial's pair costs a convert and an add beside its load), stores
-  // (a half output's converts pair with the stores: one cycle more) and steps on. The busiest
-  // worker sets the time.
+  // converts pair with the next load: one cycle more), then the others: each pair's add issues
+  // beside the next pair's load, the last beside the next partial's pointer load (a loop trip
+  // of 2q + 2: the loads, the pointer's offset and the first load alone; a half partial's pair
+  // also converts: 4q + 2), and the last partial's beside the first store (half outputs convert
+  // first: one cycle more). Then the stores (a half output's converts pair with them: one cycle
+  // more). The busiest worker sets the time.
   const bool halfIn = c.partialsType == poplar::HALF, halfOut = c.dataType == poplar::HALF;
   const std::uint64_t later = c.numPartials > 0 ? c.numPartials - 1 : 0;
   auto piece = [&](std::uint64_t quads) {
-    const std::uint64_t first = 6 + 2 * quads + (halfIn ? 1 : 0);
+    const std::uint64_t first = 2 * quads + (halfIn ? 1 : 0);
     const std::uint64_t stores = 2 * quads + (halfOut ? 1 : 0);
-    return first + stores + 10 + (halfIn ? later * (4 + 4 * quads) : 1 + later * (3 + 2 * quads));
+    std::uint64_t rest = 0;
+    if (later > 0)
+      rest = halfIn ? 10 + (later - 1) * (4 * quads + 2) + 4 * quads + 1
+                    : 10 + (later - 1) * (2 * quads + 2) + 2 * quads + (halfOut ? 1 : 0);
+    return 15 + first + stores + rest;
   };
   const std::uint64_t pair = 17 + (halfIn ? 1 : 0) + (halfOut ? 1 : 0) + later * (halfIn ? 7 : 6);
-  const std::uint64_t single = 13 + (halfIn ? 1 : 0) + (halfOut ? 3 : 0) + later * (halfIn ? 7 : 6);
+  const std::uint64_t single = 26 + (halfIn ? 1 : 0) + (halfOut ? 3 : 0) + later * (halfIn ? 7 : 6);
   const unsigned grain = halfOut ? 4 : 2;
   unsigned perWorker = std::min(c.numElems, ceilDiv(ceilDiv(c.numElems, grain), kWorkers) * grain);
   // Shares of whole blocks of 32 where five of them leave the sixth some.

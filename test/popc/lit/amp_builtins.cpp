@@ -1,5 +1,6 @@
 // The AMP builtins are one instruction each, in program order, and are kept although their
-// results are unused (they change the AMP's state and write memory).
+// results are unused (they change the AMP's state and write memory); an unused result goes to
+// the zero register, so it takes none.
 // RUN: popc -S %s -o - | grep -v "^ *; /" | FileCheck %s
 #include <ipu_builtins.h>
 #include <poplar/Vertex.hpp>
@@ -18,7 +19,7 @@ public:
 };
 
 // CHECK-LABEL: __runCodelet_AmpPass:
-// CHECK: ampcfg {{r[0-9]+}}, {{r[0-9]+}}, {{r[0-9]+}}
-// CHECK: ampw32 {{r[0-9]+}}, {{r[0-9]+}}, {{r[0-9]+}}
-// CHECK: amp32 {{r[0-9]+}}, {{r[0-9]+}}, {{r[0-9]+}}, {{r[0-9]+}}
+// CHECK: ampcfg zero, {{r[0-9]+}}, {{r[0-9]+}}
+// CHECK: ampw32 zero, {{r[0-9]+}}, {{r[0-9]+}}
+// CHECK: amp32 zero, {{r[0-9]+}}, {{r[0-9]+}}, {{r[0-9]+}}
 // CHECK: ret
