@@ -70,6 +70,10 @@ struct Function {
   std::uint32_t frameSize = 0; ///< set by layoutFrame
   std::uint32_t stackSize = 0; ///< frame + deepest callee; set by emitCode
   std::uint32_t entryPc = 0;   ///< set by emitCode
+  /// A vertex's entry function: only the host calls it, and the host keeps nothing in registers
+  /// across a vertex run (every register but the entry arguments is 0 at entry), so it need not
+  /// save the callee-saved registers it writes, as a worker's code on the IPU ends in `exit`.
+  bool vertexEntry = false;
   SourceLoc loc;
 
   std::vector<bool> pairHeads; ///< indexed by virtual register

@@ -147,7 +147,11 @@ bool compileCodelets(const CompileOptions &options, poplar::gp::GpFile &out,
       !lowerFunctions(*module, globals, machine, diags))
     return false;
   dump("isel", machine);
+  std::set<std::string> entries;
+  for (const VertexInfo &v : vertices)
+    entries.insert(entrySymbol(v));
   for (auto &f : machine.functions) {
+    f->vertexEntry = entries.count(f->name) != 0;
     removeDeadCode(*f);
     formPostIncrement(*f);
     coalesceCopies(*f);

@@ -21,7 +21,7 @@
 //   r1        argument 0 and return value; holds the vertex state address at entry
 //   r2..r8    arguments 1..7 (r2 = worker id at entry); r1:r2 returns 64-bit values
 //   r9..r31   caller-saved temporaries
-//   r32..r59  callee-saved
+//   r32..r59  callee-saved (but by a vertex's entry function: the host keeps nothing in them)
 //   r60 fp    frame pointer (callee-saved; optional)
 //   r61 gp    global pointer: base of the code object's data (globals, lookup tables)
 //   r62 sp    stack pointer: starts at the top of the caller's stack region, grows down,

@@ -57,10 +57,10 @@ constexpr CycleModel kScaleIntModel{7, 11, 9};
 // Scale<half>: n == 0: 86-89 (4) + 101-103 (3) = 7. Otherwise 86-95 (10), body 96-100
 // (ldhp 2 + 3 + sthp 2 = 7), exit (3): 13 + 7n.
 constexpr CycleModel kScaleHalfModel{7, 13, 7};
-// ClampVertex, calling clampTo (0-8: 9 cycles) each trip (r32-r35 saved as two 64-bit pairs):
-// n == 0: 103-110 (8) + exit 127-133 (7) = 15. Otherwise 103-113 (11), trips 114-126 (13) + the
-// call (9), exit (7): 18 + 22n.
-constexpr CycleModel kClampModel{15, 18, 22};
+// ClampVertex, calling clampTo (0-8: 9 cycles) each trip (the entry saves only lr: r32-r35 are
+// free in a vertex's entry): n == 0: 103-108 (6) + exit 125-129 (5) = 11. Otherwise 103-111
+// (9), trips 112-124 (13) + the call (9), exit (5): 14 + 22n.
+constexpr CycleModel kClampModel{11, 14, 22};
 // PopcountVertex (the 8 table lookups unrolled, ld8u from gp): n == 0: 139-142 (4) + exit
 // 205-207 (3) = 7. Otherwise 139-145 (7), trips 146-204 (59), exit (3): 10 + 59n.
 constexpr CycleModel kPopcountModel{7, 10, 59};

@@ -22,7 +22,8 @@ void layoutFrame(mir::Function &f) {
       defs.clear();
       mir::defsOf(i, defs);
       for (Reg r : defs)
-        if (r >= poplar::isa::kFirstCalleeSaved && r <= poplar::isa::kLastCalleeSaved)
+        if (!f.vertexEntry && r >= poplar::isa::kFirstCalleeSaved &&
+            r <= poplar::isa::kLastCalleeSaved)
           saved.insert(r);
     }
   // A call overwrites lr; the entry function's lr (kExitLr) must survive to its ret.

@@ -29,7 +29,7 @@ void coalesceCopies(mir::Function &function);
 void allocateRegisters(mir::Function &function);
 
 /// Gives every frame slot an sp offset, adds the prologue (spadd, saves of the callee-saved
-/// registers used and of lr if the function calls) and an epilogue before each ret, and
+/// registers used unless it is a vertex entry, and of lr if the function calls) and an epilogue before each ret, and
 /// resolves slot-relative immediates. Precondition: allocateRegisters ran.
 void layoutFrame(mir::Function &function);
 

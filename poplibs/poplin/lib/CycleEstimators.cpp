@@ -17,9 +17,9 @@ constexpr unsigned kPassInChans = 16;
 // its coefficient load (32), the issue of the AMP pass and the steps of its pointers; a last
 // pass of fewer than 16 input channels builds its own shape.
 constexpr unsigned kPassCycles = 35, kRestPassCycles = 36;
-// ReduceAdd's worker entry and exit: its range, saving and restoring the registers its
-// accumulators take, and the tests between its loops (fitted to the interpreter).
-constexpr unsigned kReduceEntryCycles = 65;
+// ReduceAdd's worker entry and exit: its range and the tests between its loops (fitted to the
+// interpreter; a vertex entry saves no registers).
+constexpr unsigned kReduceEntryCycles = 37;
 // ConvPartialnx1's loops as popc -S gives them (one thread cycle an instruction, 32 for a
 // coefficient load): the worker's entry and exit, a group's set-up, an output element zeroed
 // (a half store is a sub-word write: 2),
@@ -49,7 +49,7 @@ std::uint64_t convPartial1x1OutCycles(const VertexCost &c) {
   const std::uint64_t fullPasses = chunkLoops * (c.inChans / kPassInChans);
   const std::uint64_t restPasses = c.inChans % kPassInChans ? chunkLoops : 0;
   const std::uint64_t positionCycles = std::uint64_t(perPosition) * positionsPerWorker;
-  const std::uint64_t worker = 111 + 10 * c.groups + 16 * chunkLoops +
+  const std::uint64_t worker = 99 + 10 * c.groups + 16 * chunkLoops +
                                fullPasses * (kPassCycles + positionCycles) +
                                restPasses * (kRestPassCycles + positionCycles);
   return kWorkers * worker;
@@ -112,8 +112,8 @@ std::uint64_t convPartialHorizontalMacCycles(const VertexCost &c) {
   }
   if (halfPartials) // each output rounds and stores as half
     perPosition += 3 * c.outChans + 2 * rows;
-  const std::uint64_t worker = (byPositions ? 66 : 28) + (halfPartials ? 8 : 0) +
-                               groups * (perGroup + positions * perPosition);
+  const std::uint64_t worker =
+      (byPositions ? 60 : 22) + groups * (perGroup + positions * perPosition);
   return kWorkers * worker;
 }
 
