@@ -172,7 +172,7 @@ inline void ampLoadF16(WorkerState &s, const TileMemory &m, uint32_t addr) {
 inline void ampF32(WorkerState &s, uint32_t lo, uint32_t hi) {
   const float x0 = f(lo), x1 = f(hi);
   for (unsigned i = 0; i < 8; ++i)
-    s.acc[i] = fn((s.acc[i] + s.weights[2 * i] * x0) + s.weights[2 * i + 1] * x1);
+    s.acc[i] = fn(std::fma(s.weights[2 * i + 1], x1, std::fma(s.weights[2 * i], x0, s.acc[i])));
 }
 inline void ampF16(WorkerState &s, uint32_t lo, uint32_t hi) {
   const uint32_t pair[2] = {lo, hi};

@@ -38,4 +38,20 @@ TEST(AmpKernel, EveryHalfInputIsTheFloatHalfToFloatGives) {
   }
 }
 
+// An f32 pass adds each product unrounded: (1 + 2^-23)(1 - 2^-23) = 1 - 2^-46 exactly, which a
+// rounded product would make 1, so -1 plus it is -2^-46 only through an fma. Every path: groups of
+// eight, of four and single positions (13 positions).
+TEST(AmpKernel, AnF32PassAddsEachProductUnrounded) {
+  constexpr uint32_t kPositions = 13;
+  interp::AmpPassState a;
+  a.inChans = a.outChans = 1;
+  a.w[0][0] = 1.0f + 0x1p-23f;
+  a.inStride = a.outStride = 4;
+  std::vector<float> in(kPositions, 1.0f - 0x1p-23f), out(kPositions, -1.0f);
+  interp::ampPositionsF32(a, reinterpret_cast<const uint8_t *>(in.data()),
+                          reinterpret_cast<uint8_t *>(out.data()), kPositions, false);
+  for (uint32_t p = 0; p < kPositions; ++p)
+    EXPECT_EQ(-0x1p-46f, out[p]) << "position " << p;
+}
+
 } // namespace

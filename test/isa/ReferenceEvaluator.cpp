@@ -745,7 +745,8 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
     break;
   case Opcode::Ampf32:
     for (unsigned i = 0; i < 8; ++i)
-      st.acc[i] = canon((st.acc[i] + st.w[2 * i] * fa) + st.w[2 * i + 1] * fl(r[in.ra + 1]));
+      st.acc[i] =
+          canon(std::fma(st.w[2 * i + 1], fl(r[in.ra + 1]), std::fma(st.w[2 * i], fa, st.acc[i])));
     break;
   case Opcode::Ampf16:
     for (unsigned i = 0; i < 16; ++i) {
@@ -815,7 +816,7 @@ bool Machine::step(uint32_t &pc, const isa::Insn &in) {
       for (uint32_t o = 0; o < st.passOut; ++o) {
         sums[o] = c >> 31 ? 0.0f : load(y + outSize * o, outSize);
         for (uint32_t i = 0; i < st.passIn; ++i)
-          sums[o] = sums[o] + st.pw[o][i] * load(x + inSize * i, inSize);
+          sums[o] = std::fma(st.pw[o][i], load(x + inSize * i, inSize), sums[o]);
       }
       for (uint32_t o = 0; o < st.passOut; ++o) {
         if (outSize == 4)
