@@ -7,11 +7,6 @@ namespace poplar::isa {
 
 namespace {
 
-constexpr Pipe kGroupPipe[] = {
-#define POPLAR_OPGROUP(id, pipe, title, costSource) Pipe::pipe,
-#include "isa/Opcodes.def"
-};
-
 // Registers as a bit set; r0 is left out (it reads zero and drops writes, so it orders
 // nothing).
 uint64_t regs(uint8_t reg, bool pair) {
@@ -42,13 +37,6 @@ uint64_t touched(const Insn &in) {
 }
 
 } // namespace
-
-Pipe pipe(Opcode op) {
-  const OpcodeInfo &oi = info(op);
-  if (oi.cycles != 1 || (oi.flags & CTL) || op == Opcode::Spadd)
-    return Pipe::Solo;
-  return kGroupPipe[static_cast<unsigned>(group(op))];
-}
 
 bool coIssues(const Insn &first, const Insn &second) {
   const Pipe a = pipe(first.op), b = pipe(second.op);

@@ -22,9 +22,20 @@ namespace poplar::isa {
 
 enum class Pipe : uint8_t { Main, Aux, Solo };
 
+inline constexpr Pipe kGroupPipe[] = {
+#define POPLAR_OPGROUP(id, pipe, title, costSource) Pipe::pipe,
+#include "isa/Opcodes.def"
+};
+
 // The pipeline an instruction issues on: its group's (Opcodes.def), Solo for one that takes
-// more than a cycle or touches a register its fields do not name (spadd moves sp).
-Pipe pipe(Opcode op);
+// more than a cycle or touches a register its fields do not name (spadd moves sp). Inline: the
+// native tier's library uses it without linking the ISA library.
+inline Pipe pipe(Opcode op) {
+  const OpcodeInfo &oi = info(op);
+  if (oi.cycles != 1 || (oi.flags & CTL) || op == Opcode::Spadd)
+    return Pipe::Solo;
+  return kGroupPipe[static_cast<unsigned>(group(op))];
+}
 
 // Whether `second`, directly after `first`, shares its bundle.
 bool coIssues(const Insn &first, const Insn &second);

@@ -5,7 +5,9 @@
 // superset of the iterations that run, so the test is conservative); a budget check is hoisted when
 // what is left falls by a constant per iteration. The loop is cloned: the original runs when every
 // hoisted test passes, without those checks; the clone keeps them, so faults, budget stops and
-// their refunds happen exactly where the interpreter has them.
+// their refunds happen exactly where the interpreter has them. In the original, an address that
+// a load or store post-increments up through the window is marked as not wrapping (nuw), so the
+// vectoriser sees the loop's accesses as 64-bit recurrences.
 #include "CheckVersioning.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -141,12 +143,17 @@ public:
         }
 
     // The fast loop loses the checks and their exits, so SCEV can count its iterations.
+    std::vector<BinaryOperator *> steps;
     for (CallInst *call : checks) {
+      BinaryOperator *step = calls(*call, kWindow) ? addressStep(*call, loop) : nullptr;
+      if (step)
+        steps.push_back(step);
       tests_.push_back({calls(*call, kBudget), call->getArgOperand(0), call->getArgOperand(1),
                         calls(*call, kWindow) ? call->getArgOperand(2) : nullptr,
                         calls(*call, kWindow)
                             ? unsigned(cast<ConstantInt>(call->getArgOperand(3))->getZExtValue())
-                            : 0u});
+                            : 0u,
+                        step != nullptr});
       BasicBlock *block = call->getParent();
       call->replaceAllUsesWith(ConstantInt::getTrue(call->getContext()));
       call->eraseFromParent();
@@ -156,6 +163,11 @@ public:
     se_.forgetLoop(&loop);
     branch->setCondition(tests(loop, *branch));
     tests_.clear();
+    // Where the tests pass, an address that steps up through the window never wraps, not even
+    // at its last step: so it is a recurrence in 64 bits too, as the vectoriser needs it to tell
+    // the loop's accesses apart.
+    for (BinaryOperator *step : steps)
+      step->setHasNoUnsignedWrap(true);
     dt_.recalculate(f_);
     se_.forgetLoop(&loop);
     return true;
@@ -167,7 +179,21 @@ private:
     Value *operand, *second; // address and lo, or left and cost
     Value *span;             // window checks
     unsigned k;
+    bool stepsAfterLast; // the address steps once more after the last access: test that too
   };
+
+  // The step of a window check's address that is a header phi moving up by a constant below
+  // 2^31 (`p = phi [start], [p + c]`), the post-increment of a load or store walking an array.
+  static BinaryOperator *addressStep(CallInst &call, const Loop &loop) {
+    auto *phi = dyn_cast<PHINode>(call.getArgOperand(0));
+    if (!phi || phi->getParent() != loop.getHeader() || phi->getNumIncomingValues() != 2)
+      return nullptr;
+    auto *step = dyn_cast<BinaryOperator>(phi->getIncomingValueForBlock(loop.getLoopLatch()));
+    auto *c = step && step->getOpcode() == Instruction::Add && step->getOperand(0) == phi
+                  ? dyn_cast<ConstantInt>(step->getOperand(1))
+                  : nullptr;
+    return c && c->getValue().isStrictlyPositive() && c->getValue().ult(1u << 31) ? step : nullptr;
+  }
 
   // The fast loop's condition, before `branch`: its iterations can be counted and every
   // hoisted check passes for all of them; false (the copy with checks) otherwise.
@@ -273,7 +299,10 @@ private:
     Value *aligned = b.CreateICmpEQ(b.CreateAnd(b.CreateOr(first, step), size - 1), b.getInt64(0));
     Value *fromLow = b.CreateICmpSGE(b.CreateAShr(low, t.k), lo);
     Value *toHigh = b.CreateICmpSLE(b.CreateAShr(high, t.k), b.CreateAdd(lo, t.span));
-    return b.CreateAnd(aligned, b.CreateAnd(fromLow, toHigh));
+    Value *ok = b.CreateAnd(aligned, b.CreateAnd(fromLow, toHigh));
+    if (t.stepsAfterLast) // the step past the last access stays a 32-bit address
+      ok = b.CreateAnd(ok, b.CreateICmpULT(b.CreateAdd(last, step), b.getInt64(1ull << 32)));
+    return ok;
   }
 
   // What is left falls by a constant per iteration, so the last iteration's is the least.

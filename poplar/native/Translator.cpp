@@ -5,10 +5,12 @@
 
 #include "CheckVersioning.hpp"
 #include "interp/Ops.hpp"
+#include "isa/CoIssue.hpp"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
+#include <algorithm>
 #include <deque>
 #include <stdexcept>
 
@@ -121,31 +123,42 @@ AllocaInst *Translator::regSlot(unsigned r) {
 Value *Translator::reg(unsigned r) {
   if (r == isa::kRegZero)
     return i32(0);
+  if (deferring_) // the aux half reading what it wrote itself
+    for (const Deferred &w : deferred_)
+      if (w.reg == r)
+        return w.bits;
   return b.CreateLoad(b.getInt32Ty(), regSlot(r));
 }
 
 Value *Translator::freg(unsigned r) {
   if (r == isa::kRegZero)
     return f(i32(0));
+  if (deferring_)
+    for (const Deferred &w : deferred_)
+      if (w.reg == r)
+        return w.value;
   regSlot(r);
   return b.CreateLoad(b.getFloatTy(), floats_[r]);
 }
 
-void Translator::set(unsigned r, Value *value) {
+void Translator::write(unsigned r, Value *bits, Value *value) {
   if (r == isa::kRegZero || r >= isa::kNumRegs)
     return;
   written_[r] = true;
-  b.CreateStore(value, regSlot(r));
-  b.CreateStore(f(value), floats_[r]);
+  if (deferring_) {
+    deferred_.erase(std::remove_if(deferred_.begin(), deferred_.end(),
+                                   [r](const Deferred &w) { return w.reg == r; }),
+                    deferred_.end());
+    deferred_.push_back({r, bits, value});
+    return;
+  }
+  b.CreateStore(bits, regSlot(r));
+  b.CreateStore(value, floats_[r]);
 }
 
-void Translator::setFloat(unsigned r, Value *x) {
-  if (r == isa::kRegZero || r >= isa::kNumRegs)
-    return;
-  written_[r] = true;
-  b.CreateStore(un(x), regSlot(r));
-  b.CreateStore(x, floats_[r]);
-}
+void Translator::set(unsigned r, Value *value) { write(r, value, f(value)); }
+
+void Translator::setFloat(unsigned r, Value *x) { write(r, un(x), x); }
 
 Value *Translator::pair(unsigned r) {
   Value *lo = b.CreateZExt(reg(r), b.getInt64Ty());
@@ -470,11 +483,44 @@ void Translator::translateRun(std::uint32_t first, std::uint32_t last, bool stop
       handOver(i, true);
       return;
     }
+    if (i < last && emitsAuxFirst(i) && !(stopAtLeaders && leaders_.count(i + 1))) {
+      // The aux half first, its writes held back, then the main half: the same as issuing
+      // them in order (the aux half reads nothing the main half writes, which reads the
+      // registers before the aux half's writes land). A loop's arithmetic then precedes the
+      // store of the previous trip's result, the shape LLVM vectorises as a recurrence.
+      const DecodedInsn &second = request_.insns[i + 1];
+      deferring_ = true;
+      builderFor(second.plainOp)(*this, second);
+      deferring_ = false;
+      builderFor(d.plainOp)(*this, d);
+      for (const Deferred &w : deferred_) {
+        b.CreateStore(w.bits, regSlot(w.reg));
+        b.CreateStore(w.value, floats_[w.reg]);
+      }
+      deferred_.clear();
+      stats_.translated += 2;
+      ++i;
+      continue;
+    }
     builderFor(d.plainOp)(*this, d);
     ++stats_.translated;
     if (isControl(d.plainOp))
       return;
   }
+}
+
+// Whether the instruction at index is the main half of a bundle whose aux half only computes
+// registers (floating point and vectors: no memory, no AMP state, no stop), so that it can be
+// emitted first. The decoder gives a bundle's second half no cycles.
+bool Translator::emitsAuxFirst(std::uint32_t index) const {
+  const DecodedInsn &first = request_.insns[index], &second = request_.insns[index + 1];
+  if (second.cycles != 0 || first.plainOp >= isa::kNumOpcodes ||
+      second.plainOp >= isa::kNumOpcodes || isControl(first.plainOp) || !buildable(index) ||
+      !buildable(index + 1))
+    return false;
+  const auto op = Opcode(second.plainOp);
+  return isa::pipe(Opcode(first.plainOp)) == isa::Pipe::Main && isa::pipe(op) == isa::Pipe::Aux &&
+         isa::group(op) != isa::OpGroup::Amp;
 }
 
 void Translator::emitBody(std::uint32_t index) {

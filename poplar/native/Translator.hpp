@@ -115,6 +115,8 @@ private:
 
   void discover();
   bool buildable(std::uint32_t index) const;
+  bool emitsAuxFirst(std::uint32_t index) const;
+  void write(unsigned r, llvm::Value *bits, llvm::Value *value); // set's and setFloat's
   void emitCharge(std::uint32_t index);
   void emitBody(std::uint32_t index);
   // Translates insns[first..] until a control-flow instruction; inside a rpt body, `last`
@@ -152,6 +154,14 @@ private:
   std::map<std::size_t, llvm::Value *> prologueLoads_, stateLoads_, windowLoads_; // by offset
   llvm::Value *fresh_ = nullptr; // i1: NativeFrame::fresh
   std::array<bool, 64> written_{};
+  // While an aux half of a bundle is emitted ahead of its main half (translateRun), its
+  // register writes wait here (bits and float value) until the main half has been emitted.
+  struct Deferred {
+    unsigned reg;
+    llvm::Value *bits, *value;
+  };
+  bool deferring_ = false;
+  std::vector<Deferred> deferred_;
   Rpt *rpt_ = nullptr;
   TranslationStats stats_;
 };

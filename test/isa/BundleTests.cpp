@@ -92,6 +92,28 @@ TEST_P(BundleRun, ABranchTargetIsNeverASecondHalf) {
   EXPECT_EQ(m.run(entered, GetParam(), 3).cycles, 3u);
 }
 
+// A bundle whose aux half overwrites what its main half reads (the native tier emits the aux
+// half first, its writes held back): the store sees the old value, the register the new; a main
+// half that traps leaves the aux half's register unwritten.
+TEST_P(BundleRun, AMainHalfReadsTheRegistersBeforeItsAuxHalfWrites) {
+  Machine m;
+  m.r(2) = kBase;
+  m.r(4) = isa::floatToBits(1.5f);
+  m.r(5) = isa::floatToBits(2.0f);
+  m.r(6) = 7;
+  const std::string pair = "st32 r6, [r2+8]\nfadd r6, r4, r5\nexit zero";
+  ASSERT_EQ(seconds(pair), "010");
+  RunResult r = m.run(pair, GetParam());
+  EXPECT_EQ(r.trap, Trap::None);
+  EXPECT_EQ(m.word(kBase + 8), 7u);
+  EXPECT_EQ(m.r(6), isa::floatToBits(3.5f));
+  m.r(6) = 7;
+  m.r(2) = kBase + 4096; // outside the 256 bytes
+  r = m.run(pair, GetParam());
+  EXPECT_EQ(r.trap, Trap::OutOfBounds);
+  EXPECT_EQ(m.r(6), 7u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Tier, BundleRun, kAllTiers, tierName);
 
 } // namespace
