@@ -111,10 +111,12 @@ Value *loadWord(T &t, const D &d, Value *addr, unsigned k, Ext ext) {
 void loadOp(T &t, const D &d, unsigned k, Ext ext, bool post) {
   Value *addr = post ? ra(t, d) : offsetAddress(t, d);
   if (k == 3) {
+    // One 64-bit access, not two words: the vectoriser then sees one pointer a unit apart per
+    // access (two words' ranges interleave, and its run-time overlap checks failed on them).
     Value *host = t.access(addr, 3, d);
-    Value *lo = t.load(host, t.b.getInt32Ty());
-    Value *hiWord =
-        t.load(t.b.CreateConstInBoundsGEP1_64(t.b.getInt8Ty(), host, 4), t.b.getInt32Ty());
+    Value *both = t.load(host, t.b.getInt64Ty());
+    Value *lo = t.b.CreateTrunc(both, t.b.getInt32Ty());
+    Value *hiWord = t.b.CreateTrunc(t.b.CreateLShr(both, 32), t.b.getInt32Ty());
     if (post)
       t.set(d.ra, t.b.CreateAdd(addr, t.imm(d)));
     t.set(d.rd, lo);
@@ -134,8 +136,8 @@ void storeOp(T &t, const D &d, unsigned k, bool half, bool post) {
   Value *v = rb(t, d);
   if (k == 3) {
     Value *hiWord = hi(t, d.rb);
-    t.store(host, v);
-    t.store(t.b.CreateConstInBoundsGEP1_64(t.b.getInt8Ty(), host, 4), hiWord);
+    t.store(host, t.b.CreateOr(t.b.CreateZExt(v, t.b.getInt64Ty()),
+                               t.b.CreateShl(t.b.CreateZExt(hiWord, t.b.getInt64Ty()), 32)));
   } else {
     if (half)
       v = callU32(t, t.helpers().ftoh, v);
