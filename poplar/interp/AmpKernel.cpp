@@ -28,17 +28,17 @@ typedef float Lanes8 __attribute__((vector_size(32)));
 typedef int32_t Ints8 __attribute__((vector_size(32)));
 typedef uint16_t Halves8 __attribute__((vector_size(16)));
 
-/// acc += w * x lane by lane, rounded once: the ISA's AMP adds each product unrounded (an f16
-/// product is exact in f32, so there an fma is also what a multiply and an add give). With
-/// kContract (a clone with FMA) the expression contracts into one vfmadd: this file builds with
-/// -ffp-contract=fast. Without (the baseline clone) each lane rounds through fmaf.
-template <bool kContract>
-__attribute__((always_inline)) inline void fmaLanes(Lanes8 &acc, const Lanes8 &w, float x) {
-  if constexpr (kContract)
-    acc += w * x;
-  else
-    for (unsigned l = 0; l < 8; ++l)
-      acc[l] = __builtin_fmaf(w[l], x, acc[l]);
+/// acc + w * x lane by lane, rounded once: the ISA's AMP adds each product unrounded (an f16
+/// product is exact in f32, so there an fma is also what a multiply and an add give). Explicit
+/// fmaf calls, not contraction, so that every build gives the same bits (an unoptimised build
+/// contracts nothing): GCC makes the 8 one vfmadd in the clones with FMA, and the baseline clone,
+/// which runs only on hosts without it, calls fmaf.
+__attribute__((always_inline)) inline Lanes8 fmaLanes(Lanes8 acc, Lanes8 w, float x) {
+  Lanes8 sum;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < 8; ++l)
+    sum[l] = __builtin_fmaf(w[l], x, acc[l]);
+  return sum;
 }
 
 /// 8 halves as floats, exactly as isa::halfToFloat converts each, in vector integer operations
@@ -95,7 +95,7 @@ __attribute__((always_inline)) inline void prefetchPositions(const AmpPassState 
 // kPositions positions of an f32 pass from position p: their sums are independent, so
 // interleaving them hides the latency of each one's chain of adds (whose order, input channel by
 // input channel, is the reference's and stays so).
-template <uint32_t kPositions, bool kContract>
+template <uint32_t kPositions>
 __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a, const uint8_t *in,
                                                            uint8_t *out, uint32_t p, bool zero) {
   // A whole unit's outputs move as one vector; a narrower pass's through a buffer.
@@ -115,10 +115,11 @@ __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a
   for (uint32_t i = 0; i < a.inChans; ++i) {
     Lanes8 wi; // a coefficient row, read where the load left it
     std::memcpy(&wi, a.w[i], sizeof wi);
+#pragma GCC unroll 8
     for (uint32_t k = 0; k < kPositions; ++k) {
       float xi; // read where it lies: copying a position's inputs first costs more
       std::memcpy(&xi, in + std::size_t(p + k) * a.inStride + 4 * i, 4);
-      fmaLanes<kContract>(acc[k], wi, xi);
+      acc[k] = fmaLanes(acc[k], wi, xi);
     }
   }
   const Lanes8 nan = Lanes8{} + isa::bitsToFloat(isa::kCanonicalNaN);
@@ -134,7 +135,7 @@ __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a
 
 // kPositions positions of an f16 pass from position p, interleaved as the f32 pass's are: each
 // position's sum runs input channel by input channel in float, as the reference's does.
-template <uint32_t kPositions, bool kContract>
+template <uint32_t kPositions>
 __attribute__((always_inline)) inline void
 ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, uint8_t *out,
                 uint32_t p, bool zero, bool halfPartials) {
@@ -156,9 +157,10 @@ ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, 
       copyBytes<64>(reinterpret_cast<uint8_t *>(acc[k]), y, 4 * a.outChans);
   }
   for (uint32_t i = 0; i < a.inChans; ++i)
+#pragma GCC unroll 8
     for (uint32_t k = 0; k < kPositions; ++k) {
-      fmaLanes<kContract>(acc[k][0], w[i][0], x[k][i]);
-      fmaLanes<kContract>(acc[k][1], w[i][1], x[k][i]);
+      acc[k][0] = fmaLanes(acc[k][0], w[i][0], x[k][i]);
+      acc[k][1] = fmaLanes(acc[k][1], w[i][1], x[k][i]);
     }
   const Lanes8 nan = Lanes8{} + isa::bitsToFloat(isa::kCanonicalNaN);
   for (uint32_t k = 0; k < kPositions; ++k) {
@@ -179,7 +181,6 @@ ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, 
   }
 }
 
-template <bool kContract>
 __attribute__((always_inline)) inline void passF32(const AmpPassState &a, const uint8_t *in,
                                                    uint8_t *out, uint32_t n, bool zero) {
   uint32_t p = 0;
@@ -188,18 +189,17 @@ __attribute__((always_inline)) inline void passF32(const AmpPassState &a, const 
     for (; p + 8 <= n; p += 8) {
       prefetchPositions(a, in, out, p + 8, n, 4);
       prefetchPositions(a, in, out, p + 12, n, 4);
-      ampF32Positions<8, kContract>(a, in, out, p, zero);
+      ampF32Positions<8>(a, in, out, p, zero);
     }
     for (; p + 4 <= n; p += 4) {
       prefetchPositions(a, in, out, p + 4, n, 4);
-      ampF32Positions<4, kContract>(a, in, out, p, zero);
+      ampF32Positions<4>(a, in, out, p, zero);
     }
   }
   for (; p < n; ++p)
-    ampF32Positions<1, kContract>(a, in, out, p, zero);
+    ampF32Positions<1>(a, in, out, p, zero);
 }
 
-template <bool kContract>
 __attribute__((always_inline)) inline void passF16(const AmpPassState &a, const uint8_t *in,
                                                    uint8_t *out, uint32_t n, bool zero,
                                                    bool halfPartials) {
@@ -211,30 +211,22 @@ __attribute__((always_inline)) inline void passF16(const AmpPassState &a, const 
   if (independentPositions(a, in, out, n, 2, halfPartials ? 2 : 4))
     for (; p + 4 <= n; p += 4) {
       prefetchPositions(a, in, out, p + 4, n, 2);
-      ampF16Positions<4, kContract>(a, w, in, out, p, zero, halfPartials);
+      ampF16Positions<4>(a, w, in, out, p, zero, halfPartials);
     }
   for (; p < n; ++p)
-    ampF16Positions<1, kContract>(a, w, in, out, p, zero, halfPartials);
+    ampF16Positions<1>(a, w, in, out, p, zero, halfPartials);
 }
 
 } // namespace
 
-// GCC folds the test in the clones for x86-64-v3 and up (which have FMA): only the baseline
-// clone keeps both forms, and it runs only on hosts without FMA.
 POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out,
                                        uint32_t n, bool zero) {
-  if (__builtin_cpu_supports("x86-64-v3"))
-    passF32<true>(a, in, out, n, zero);
-  else
-    passF32<false>(a, in, out, n, zero);
+  passF32(a, in, out, n, zero);
 }
 
 POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out,
                                        uint32_t n, bool zero, bool halfPartials) {
-  if (__builtin_cpu_supports("x86-64-v3"))
-    passF16<true>(a, in, out, n, zero, halfPartials);
-  else
-    passF16<false>(a, in, out, n, zero, halfPartials);
+  passF16(a, in, out, n, zero, halfPartials);
 }
 
 POPSDK_AMP_CLONES void ampLoadRowsF16(AmpPassState &a, const uint8_t *src, uint32_t rowBytes) {
