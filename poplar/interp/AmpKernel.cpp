@@ -181,8 +181,10 @@ ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, 
   }
 }
 
-__attribute__((always_inline)) inline void passF32(const AmpPassState &a, const uint8_t *in,
-                                                   uint8_t *out, uint32_t n, bool zero) {
+} // namespace
+
+POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out,
+                                       uint32_t n, bool zero) {
   uint32_t p = 0;
   if (independentPositions(a, in, out, n, 4, 4)) {
     // Eight positions share each coefficient row's load; four, then one, finish the pass.
@@ -200,9 +202,8 @@ __attribute__((always_inline)) inline void passF32(const AmpPassState &a, const 
     ampF32Positions<1>(a, in, out, p, zero);
 }
 
-__attribute__((always_inline)) inline void passF16(const AmpPassState &a, const uint8_t *in,
-                                                   uint8_t *out, uint32_t n, bool zero,
-                                                   bool halfPartials) {
+POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out,
+                                       uint32_t n, bool zero, bool halfPartials) {
   // The coefficients as vectors, two per input channel.
   Lanes8 w[AmpPassState::kMaxChans][2];
   for (uint32_t i = 0; i < a.inChans; ++i)
@@ -215,18 +216,6 @@ __attribute__((always_inline)) inline void passF16(const AmpPassState &a, const 
     }
   for (; p < n; ++p)
     ampF16Positions<1>(a, w, in, out, p, zero, halfPartials);
-}
-
-} // namespace
-
-POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out,
-                                       uint32_t n, bool zero) {
-  passF32(a, in, out, n, zero);
-}
-
-POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out,
-                                       uint32_t n, bool zero, bool halfPartials) {
-  passF16(a, in, out, n, zero, halfPartials);
 }
 
 POPSDK_AMP_CLONES void ampLoadRowsF16(AmpPassState &a, const uint8_t *src, uint32_t rowBytes) {
