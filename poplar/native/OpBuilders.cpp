@@ -115,12 +115,9 @@ void loadOp(T &t, const D &d, unsigned k, Ext ext, bool post) {
     // access (two words' ranges interleave, and its run-time overlap checks failed on them).
     Value *host = t.access(addr, 3, d);
     Value *both = t.load(host, t.b.getInt64Ty());
-    Value *lo = t.b.CreateTrunc(both, t.b.getInt32Ty());
-    Value *hiWord = t.b.CreateTrunc(t.b.CreateLShr(both, 32), t.b.getInt32Ty());
     if (post)
       t.set(d.ra, t.b.CreateAdd(addr, t.imm(d)));
-    t.set(d.rd, lo);
-    t.set(d.rd + 1, hiWord);
+    t.setPair(d.rd, both);
     return;
   }
   Value *v = loadWord(t, d, addr, k, ext);
@@ -135,9 +132,7 @@ void storeOp(T &t, const D &d, unsigned k, bool half, bool post) {
   Value *host = t.access(addr, k, d);
   Value *v = rb(t, d);
   if (k == 3) {
-    Value *hiWord = hi(t, d.rb);
-    t.store(host, t.b.CreateOr(t.b.CreateZExt(v, t.b.getInt64Ty()),
-                               t.b.CreateShl(t.b.CreateZExt(hiWord, t.b.getInt64Ty()), 32)));
+    t.store(host, t.pair(d.rb));
   } else {
     if (half)
       v = callU32(t, t.helpers().ftoh, v);

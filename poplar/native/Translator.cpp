@@ -493,11 +493,10 @@ void Translator::translateRun(std::uint32_t first, std::uint32_t last, bool stop
       builderFor(second.plainOp)(*this, second);
       deferring_ = false;
       builderFor(d.plainOp)(*this, d);
-      for (const Deferred &w : deferred_) {
-        b.CreateStore(w.bits, regSlot(w.reg));
-        b.CreateStore(w.value, floats_[w.reg]);
-      }
-      deferred_.clear();
+      std::vector<Deferred> held;
+      held.swap(deferred_);
+      for (const Deferred &w : held)
+        write(w.reg, w.bits, w.value);
       stats_.translated += 2;
       ++i;
       continue;

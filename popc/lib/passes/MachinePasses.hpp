@@ -29,8 +29,8 @@ void coalesceCopies(mir::Function &function);
 void allocateRegisters(mir::Function &function);
 
 /// Gives every frame slot an sp offset, adds the prologue (spadd, saves of the callee-saved
-/// registers used unless it is a vertex entry, and of lr if the function calls) and an epilogue before each ret, and
-/// resolves slot-relative immediates. Precondition: allocateRegisters ran.
+/// registers used unless it is a vertex entry, and of lr if the function calls) and an epilogue
+/// before each ret, and resolves slot-relative immediates. Precondition: allocateRegisters ran.
 void layoutFrame(mir::Function &function);
 
 /// Threads branches through blocks that hold only `br X`, deletes the blocks no branch reaches,
