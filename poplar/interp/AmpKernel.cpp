@@ -8,6 +8,7 @@
 #include "isa/Isa.hpp"
 #include "support/CopyBytes.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace poplar::interp {
@@ -80,37 +81,43 @@ bool independentPositions(const AmpPassState &a, const uint8_t *in, const uint8_
 }
 
 /// A position's inputs and outputs are a line or two each, a stride apart, and are the pass's
-/// cache misses: the next group's (4 from `from`) are fetched while this group sums.
+/// cache misses: the next group's (`count` from `from`) are fetched while this group sums.
 __attribute__((always_inline)) inline void prefetchPositions(const AmpPassState &a,
                                                              const uint8_t *in, uint8_t *out,
-                                                             uint32_t from, uint32_t n,
+                                                             uint32_t from, uint32_t count,
                                                              uint32_t inSize) {
-  for (uint32_t p = from; p < from + 4 && p < n; ++p) {
-    __builtin_prefetch(in + std::size_t(p) * a.inStride);
-    __builtin_prefetch(in + std::size_t(p) * a.inStride + inSize * a.inChans - 1);
-    __builtin_prefetch(out + std::size_t(p) * a.outStride, 1);
+  const uint8_t *x = in + std::size_t(from) * a.inStride;
+  const uint8_t *y = out + std::size_t(from) * a.outStride;
+  for (uint32_t k = 0; k < count; ++k, x += a.inStride, y += a.outStride) {
+    __builtin_prefetch(x);
+    __builtin_prefetch(x + inSize * a.inChans - 1);
+    __builtin_prefetch(y, 1);
   }
 }
 
 // kPositions positions of an f32 pass from position p: their sums are independent, so
 // interleaving them hides the latency of each one's chain of adds (whose order, input channel by
-// input channel, is the reference's and stays so).
-template <uint32_t kPositions>
+// input channel, is the reference's and stays so). Whether the outputs start at zero and whether
+// they are a whole unit's 8 are template arguments: tested once a pass, not once a group, they
+// leave the sums in registers from load to store.
+template <uint32_t kPositions, bool kZero, bool kWholeUnit>
 __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a, const uint8_t *in,
-                                                           uint8_t *out, uint32_t p, bool zero) {
-  // A whole unit's outputs move as one vector; a narrower pass's through a buffer.
-  const bool wholeUnit = a.outChans == 8;
+                                                           uint8_t *out, uint32_t p) {
+  const std::size_t is = a.inStride, os = a.outStride;
   const uint32_t outBytes = 4 * a.outChans;
+  const uint8_t *x = in + p * is;
+  uint8_t *y = out + p * os;
   Lanes8 acc[kPositions];
+#pragma GCC unroll 8
   for (uint32_t k = 0; k < kPositions; ++k) {
-    const uint8_t *y = out + std::size_t(p + k) * a.outStride;
     acc[k] = Lanes8{}; // one register each (an initialiser of the array is a `rep stos`)
-    if (zero)
+    if (kZero)
       continue;
-    if (wholeUnit)
-      std::memcpy(&acc[k], y, sizeof(Lanes8));
+    // A whole unit's outputs move as one vector; a narrower pass's through a buffer.
+    if (kWholeUnit)
+      std::memcpy(&acc[k], y + k * os, sizeof(Lanes8));
     else
-      copyBytes<32>(reinterpret_cast<uint8_t *>(&acc[k]), y, outBytes);
+      copyBytes<32>(reinterpret_cast<uint8_t *>(&acc[k]), y + k * os, outBytes);
   }
   for (uint32_t i = 0; i < a.inChans; ++i) {
     Lanes8 wi; // a coefficient row, read where the load left it
@@ -118,19 +125,36 @@ __attribute__((always_inline)) inline void ampF32Positions(const AmpPassState &a
 #pragma GCC unroll 8
     for (uint32_t k = 0; k < kPositions; ++k) {
       float xi; // read where it lies: copying a position's inputs first costs more
-      std::memcpy(&xi, in + std::size_t(p + k) * a.inStride + 4 * i, 4);
+      std::memcpy(&xi, x + k * is + 4 * i, 4);
       acc[k] = fmaLanes(acc[k], wi, xi);
     }
   }
   const Lanes8 nan = Lanes8{} + isa::bitsToFloat(isa::kCanonicalNaN);
+#pragma GCC unroll 8
   for (uint32_t k = 0; k < kPositions; ++k) {
     const Lanes8 result = acc[k] != acc[k] ? nan : acc[k]; // the canonical NaN, as every f32
-    uint8_t *y = out + std::size_t(p + k) * a.outStride;
-    if (wholeUnit)
-      std::memcpy(y, &result, sizeof result);
+    if (kWholeUnit)
+      std::memcpy(y + k * os, &result, sizeof result);
     else
-      copyBytes<32>(y, reinterpret_cast<const uint8_t *>(&result), outBytes);
+      copyBytes<32>(y + k * os, reinterpret_cast<const uint8_t *>(&result), outBytes);
   }
+}
+
+template <bool kZero, bool kWholeUnit>
+__attribute__((always_inline)) inline void ampF32Pass(const AmpPassState &a, const uint8_t *in,
+                                                      uint8_t *out, uint32_t n, bool independent) {
+  uint32_t p = 0;
+  if (independent) {
+    // Eight positions share each coefficient row's load; four, then one, finish the pass.
+    for (; p + 8 <= n; p += 8) {
+      prefetchPositions(a, in, out, p + 8, std::min(8u, n - p - 8), 4);
+      ampF32Positions<8, kZero, kWholeUnit>(a, in, out, p);
+    }
+    for (; p + 4 <= n; p += 4)
+      ampF32Positions<4, kZero, kWholeUnit>(a, in, out, p);
+  }
+  for (; p < n; ++p)
+    ampF32Positions<1, kZero, kWholeUnit>(a, in, out, p);
 }
 
 // kPositions positions of an f16 pass from position p, interleaved as the f32 pass's are: each
@@ -185,21 +209,13 @@ ampF16Positions(const AmpPassState &a, const Lanes8 (*w)[2], const uint8_t *in, 
 
 POPSDK_AMP_CLONES void ampPositionsF32(const AmpPassState &a, const uint8_t *in, uint8_t *out,
                                        uint32_t n, bool zero) {
-  uint32_t p = 0;
-  if (independentPositions(a, in, out, n, 4, 4)) {
-    // Eight positions share each coefficient row's load; four, then one, finish the pass.
-    for (; p + 8 <= n; p += 8) {
-      prefetchPositions(a, in, out, p + 8, n, 4);
-      prefetchPositions(a, in, out, p + 12, n, 4);
-      ampF32Positions<8>(a, in, out, p, zero);
-    }
-    for (; p + 4 <= n; p += 4) {
-      prefetchPositions(a, in, out, p + 4, n, 4);
-      ampF32Positions<4>(a, in, out, p, zero);
-    }
-  }
-  for (; p < n; ++p)
-    ampF32Positions<1>(a, in, out, p, zero);
+  const bool independent = independentPositions(a, in, out, n, 4, 4);
+  if (a.outChans == 8)
+    zero ? ampF32Pass<true, true>(a, in, out, n, independent)
+         : ampF32Pass<false, true>(a, in, out, n, independent);
+  else
+    zero ? ampF32Pass<true, false>(a, in, out, n, independent)
+         : ampF32Pass<false, false>(a, in, out, n, independent);
 }
 
 POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in, uint8_t *out,
@@ -211,7 +227,7 @@ POPSDK_AMP_CLONES void ampPositionsF16(const AmpPassState &a, const uint8_t *in,
   uint32_t p = 0;
   if (independentPositions(a, in, out, n, 2, halfPartials ? 2 : 4))
     for (; p + 4 <= n; p += 4) {
-      prefetchPositions(a, in, out, p + 4, n, 2);
+      prefetchPositions(a, in, out, p + 4, std::min(4u, n - p - 4), 2);
       ampF16Positions<4>(a, w, in, out, p, zero, halfPartials);
     }
   for (; p < n; ++p)
