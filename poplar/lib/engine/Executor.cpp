@@ -137,7 +137,9 @@ void Executor::runVertices(const CompiledComputeSet &cs, ComputePlan &plan) {
                         plan.vertexCycles.data(),
                         checker_,
                         plan.runOffset.data(),
-                        plan.runCycles.data()};
+                        plan.runCycles.data(),
+                        plan.tileCopyIn.get(),
+                        tileBase_.data()};
   TileWork *tiles = plan.tiles.data();
   const auto &begin = plan.chunks.begin;
   auto chunk = [&](std::uint32_t c, unsigned thread) {
@@ -172,7 +174,11 @@ void Executor::compute(std::uint32_t index) {
   auto &plan = planIn(computePlans_[index], [&] { return planCompute(cg_, cs, threads_); });
   auto sync = internalSyncCycles(cg_.target);
   if (!cs.copyIn.empty()) {
-    runCopies(plan.copyIn, false); // into fresh local buffers
+    // Into fresh local buffers: by tile as the vertices run, or here.
+    if (plan.tileCopyIn)
+      plan.tileCopyIn->startRun();
+    else
+      runCopies(plan.copyIn, false);
     advance(&TileCycles::sync, sync);
     advance(&TileCycles::internalExchange, cs.copyInCycles);
   }

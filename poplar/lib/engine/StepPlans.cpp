@@ -119,7 +119,10 @@ ComputePlan planCompute(const CompiledGraph &cg, const CompiledComputeSet &cs, u
   }
   plan.vertexCycles.assign(cs.vertices.size(), 0);
   cutTiles(plan, threads);
-  plan.copyIn = planCopy(cs.copyIn, threads);
+  if (!cs.copyIn.empty())
+    plan.tileCopyIn = tileCopyIn(cs, cg.target.numTiles());
+  if (!plan.tileCopyIn)
+    plan.copyIn = planCopy(cs.copyIn, threads);
   plan.copyOut = planCopy(cs.copyOut, threads);
   return plan;
 }

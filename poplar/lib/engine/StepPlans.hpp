@@ -5,8 +5,10 @@
 #include "compiler/CompiledGraph.hpp"
 #include "engine/CopyGroups.hpp"
 #include "engine/HandOffChoice.hpp"
+#include "engine/TileCopyIn.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace poplar::detail {
@@ -89,6 +91,8 @@ struct ComputePlan {
   HandOffChoice handOff;
   bool measured = false; // chunks cut from measured cycles (else from vertex counts)
   CopyPlan copyIn, copyOut;
+  /// The copy-in by tile, when it may move so (TileCopyIn.hpp); else copyIn moves it.
+  std::unique_ptr<TileCopyIn> tileCopyIn;
   // Split tiles only: each vertex's first slot in runCycles, and each run's cycles.
   std::vector<SplitTile> splits;
   std::vector<std::uint32_t> runOffset;

@@ -6,6 +6,7 @@
 #include "core/Errors.hpp"
 #include "engine/MemoryCheck.hpp"
 #include "engine/NativeVertexCode.hpp"
+#include "engine/TileCopyIn.hpp"
 #include "interp/CycleModel.hpp"
 #include "interp/Enter.hpp"
 #include "interp/Interpreter.hpp"
@@ -187,6 +188,8 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   std::exception_ptr error;
   for (TileWork *work = first; work != last; ++work) {
     prefetchAhead(step, work, last);
+    if (step.copyIn)
+      step.copyIn->bringIn(step.tileBase, work->tile);
     const TileView &tile = step.tiles[work->tile];
     const auto &stacks = cg.stacks[work->tile];
     launch.stackSize = stacks.bytesPerWorker;

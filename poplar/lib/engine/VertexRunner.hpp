@@ -29,6 +29,7 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg);
 
 class NativeVertexCode;
 class MemoryChecker;
+class TileCopyIn;
 
 /// A tile's memory as vertex code sees it, with the bounds of its one-compare access check:
 /// the executor makes one per tile when a run starts, not one per vertex.
@@ -51,6 +52,10 @@ struct VertexStep {
   // Split tiles (ComputePlan): each vertex's first slot in runCycles, and each run's cycles.
   const std::uint32_t *runOffset;
   std::uint64_t *runCycles;
+  // The compute set's copy-in, moved into each tile just before it runs (TileCopyIn.hpp); null
+  // when the executor moved it all before the step.
+  TileCopyIn *copyIn;
+  std::uint8_t *const *tileBase; // each tile's memory, for copyIn
 };
 
 /// Runs the vertices of the tiles [first, last) of a compute step (or parts of tiles: TileWork),
