@@ -39,6 +39,30 @@ inline double timeEngineRuns(benchmark::State &state, poplar::Engine &engine) {
   return total / double(state.iterations());
 }
 
+/// Host seconds of each timed iteration of an Engine's run. A benchmark set beside a native
+/// reference's median (medianSeconds) reports their median too, so that neither a busy machine's
+/// preemptions nor the executor's runs that time a step on one thread (it retries one thread
+/// after 8, 24, 56, ... executions and keeps the faster way) count against one side only.
+class RunTimes {
+public:
+  void add(double seconds) { times_.push_back(seconds); }
+  double median() {
+    if (times_.empty())
+      return 0;
+    std::nth_element(times_.begin(), times_.begin() + times_.size() / 2, times_.end());
+    return times_[times_.size() / 2];
+  }
+  double mean() const {
+    double total = 0;
+    for (double t : times_)
+      total += t;
+    return times_.empty() ? 0 : total / double(times_.size());
+  }
+
+private:
+  std::vector<double> times_;
+};
+
 /// Maps the flattened `t` over `numTiles` tiles in equal contiguous slices, tile 0 first, as
 /// poputil::mapTensorLinearly does with a grain of one element (done by hand here so the
 /// benchmark needs only libpoplar). Returns the number of elements per tile.

@@ -8,7 +8,8 @@
 //                 expression (two ops per element, one pass over memory).
 //   BM_ReduceAdd  popops::reduce(a, {0}, ADD): the sum of the 1M elements (one op per element).
 // Each checks its result against the native loop once before timing. Counters: host_ns/elem and
-// native_ns/elem (host wall time per element of one run, and of the native loop), host/native;
+// native_ns/elem (host wall time per element of one run, and of the native loop: the medians of
+// the timed runs and of the loop's), host/native;
 // sim_cycles (Engine::getLastRunCycles), ops/cycle, and of_peak = ops/cycle over the tiles' peak
 // (vector width x tiles: 2 float ops a cycle on each of 1472 tiles).
 #include "BenchCommon.hpp"
@@ -65,16 +66,16 @@ void runWorkload(benchmark::State &state, const Workload &w) {
       return;
     }
 
-  double total = 0;
+  popsdk::bench::RunTimes times;
   std::uint64_t cycles = 0;
   for (auto _ : state) {
     auto start = Clock::now();
     cycles = h.runAgain();
     double seconds = secondsSince(start);
     state.SetIterationTime(seconds);
-    total += seconds;
+    times.add(seconds);
   }
-  double perRun = total / double(state.iterations());
+  double perRun = times.median();
   double native = popsdk::bench::medianSeconds([&] {
     w.native(host, expected);
     benchmark::DoNotOptimize(expected.data());
