@@ -8,6 +8,7 @@ namespace poplar::detail {
 void HandOffChoice::startProbe(bool threads) {
   probeThreads_ = threads;
   probeLeft_ = kProbeRuns;
+  probeBest_ = 0;
   sinceProbe_ = 0;
 }
 
@@ -26,13 +27,20 @@ bool HandOffChoice::useThreads() {
 }
 
 void HandOffChoice::record(bool threads, double seconds) {
-  if (probeLeft_ > 0 && --probeLeft_ > 0)
-    return; // a try's warm-up execution
+  if (probeLeft_ == 0) {
+    // Half the latest time, half the history: one preempted execution does not flip the choice.
+    double &t = seconds_[threads];
+    t = t == 0 ? seconds : (t + seconds) / 2;
+    return;
+  }
+  if (--probeLeft_ + 1 == kProbeRuns)
+    return; // the try's warm-up execution
+  probeBest_ = probeBest_ == 0 ? seconds : std::min(probeBest_, seconds);
+  if (probeLeft_ > 0)
+    return;
   const bool compared = seconds_[0] != 0 && seconds_[1] != 0, before = fasterWithThreads();
-  double &t = seconds_[threads];
-  // Half the latest time, half the history: one preempted execution does not flip the choice.
-  t = t == 0 ? seconds : (t + seconds) / 2;
-  if (compared && sinceProbe_ == 0)
+  seconds_[threads] = probeBest_;
+  if (compared)
     probeEvery_ =
         fasterWithThreads() == before ? std::min(kMaxProbe, probeEvery_ * 2) : kFirstProbe;
 }
