@@ -39,6 +39,20 @@ inline double timeEngineRuns(benchmark::State &state, poplar::Engine &engine) {
   return total / double(state.iterations());
 }
 
+/// Calls `run` for kWarmUpSeconds (or $POPSDK_BENCH_WARMUP_S) before a benchmark times it, so
+/// that the timed runs are the steady state a long program sees: under the default vertex tier
+/// (`auto`) a vertex type that turns hot is compiled to host code on a thread of its own in the
+/// first seconds (popops' Reduce takes 3 s of CPU), which shares the host's cores with the runs.
+template <class Run> void warmUp(Run &&run) {
+  constexpr double kWarmUpSeconds = 5;
+  const char *env = std::getenv("POPSDK_BENCH_WARMUP_S");
+  const double seconds = env ? std::atof(env) : kWarmUpSeconds;
+  const auto start = Clock::now();
+  do
+    run();
+  while (secondsSince(start) < seconds);
+}
+
 /// Host seconds of each timed iteration of an Engine's run. A benchmark set beside a native
 /// reference's median (medianSeconds) reports their median too, so that neither a busy machine's
 /// preemptions nor the executor's runs that time a step on one thread (it retries one thread

@@ -89,6 +89,7 @@ void BM_MatMul(benchmark::State &state) {
       return;
     }
 
+  popsdk::bench::warmUp([&] { engine.run(0); });
   popsdk::bench::RunTimes times;
   std::uint64_t cycles = 0;
   for (auto _ : state) {

@@ -66,6 +66,7 @@ void runWorkload(benchmark::State &state, const Workload &w) {
       return;
     }
 
+  popsdk::bench::warmUp([&] { h.runAgain(); });
   popsdk::bench::RunTimes times;
   std::uint64_t cycles = 0;
   for (auto _ : state) {
