@@ -1,7 +1,10 @@
 // A compute set's copy-in grouped by destination tile, and the check that allows it.
 #include "engine/TileCopyIn.hpp"
 
+#include "engine/CpuRelax.hpp"
+
 #include <algorithm>
+#include <thread>
 
 namespace poplar::detail {
 
@@ -47,6 +50,16 @@ void TileCopyIn::move(std::uint8_t *const *base, std::uint32_t tile) const {
     copyLattice(base, groups_.data() + i, rows);
     i += rows;
   }
+}
+
+void TileCopyIn::waitUntilMoved(const std::atomic<std::uint32_t> &state) const {
+  // A tile's copy-in takes microseconds; should the thread moving it lose its core, the others
+  // give theirs up rather than spin through its time slice.
+  for (unsigned i = 1; state.load(std::memory_order_acquire) != done_; ++i)
+    if (i % 1024 == 0)
+      std::this_thread::yield();
+    else
+      cpuRelax();
 }
 
 std::unique_ptr<TileCopyIn> tileCopyIn(const CompiledComputeSet &cs, std::uint32_t numTiles) {

@@ -32,8 +32,7 @@ public:
       state.store(done_, std::memory_order_release);
       return;
     }
-    while (state.load(std::memory_order_acquire) != done_)
-      __builtin_ia32_pause();
+    waitUntilMoved(state);
   }
 
   /// Starts a run: every tile's copy-in is still to be moved.
@@ -46,6 +45,7 @@ private:
   friend std::unique_ptr<TileCopyIn> tileCopyIn(const CompiledComputeSet &cs,
                                                 std::uint32_t numTiles);
   void move(std::uint8_t *const *base, std::uint32_t tile) const;
+  void waitUntilMoved(const std::atomic<std::uint32_t> &state) const;
 
   std::vector<CopyGroup> groups_;          // sorted by destination tile
   std::vector<std::uint32_t> latticeRows_; // per group (copyLattice)

@@ -1,11 +1,9 @@
 // The worker pool's hand-off: chunks claimed from one atomic ticket, a spin before sleeping.
 #include "engine/WorkerPool.hpp"
 
-#include <chrono>
+#include "engine/CpuRelax.hpp"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include <chrono>
 
 namespace poplar::detail {
 
@@ -20,12 +18,6 @@ constexpr auto kCallerSpin = std::chrono::microseconds(200);
 
 std::uint32_t endOf(std::uint64_t ticket) { return std::uint32_t(ticket >> 16) & 0xffff; }
 std::uint32_t nextOf(std::uint64_t ticket) { return std::uint32_t(ticket) & 0xffff; }
-
-void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
 
 /// Spins until `ready()` or `limit` has passed (the clock is read every 64 tries); returns
 /// whether `ready()` held.
