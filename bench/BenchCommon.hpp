@@ -39,6 +39,14 @@ inline double timeEngineRuns(benchmark::State &state, poplar::Engine &engine) {
   return total / double(state.iterations());
 }
 
+/// The median of `values` (reordered), 0 if there are none.
+inline double median(std::vector<double> &values) {
+  if (values.empty())
+    return 0;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
 /// Calls `run` for kWarmUpSeconds (or $POPSDK_BENCH_WARMUP_S) before a benchmark times it, so
 /// that the timed runs are the steady state a long program sees: under the default vertex tier
 /// (`auto`) a vertex type that turns hot is compiled to host code on a thread of its own in the
@@ -60,12 +68,7 @@ template <class Run> void warmUp(Run &&run) {
 class RunTimes {
 public:
   void add(double seconds) { times_.push_back(seconds); }
-  double median() {
-    if (times_.empty())
-      return 0;
-    std::nth_element(times_.begin(), times_.begin() + times_.size() / 2, times_.end());
-    return times_[times_.size() / 2];
-  }
+  double median() { return popsdk::bench::median(times_); }
   double mean() const {
     double total = 0;
     for (double t : times_)
@@ -103,8 +106,7 @@ template <class Work> double medianSeconds(Work &&work) {
     work();
     times.push_back(secondsSince(start));
   } while (secondsSince(begin) < 0.02 || times.size() < 5);
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return median(times);
 }
 
 /// Median seconds for one memcpy of `bytes` between two warm, 64-byte aligned host buffers:

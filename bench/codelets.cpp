@@ -14,6 +14,7 @@
 // instructions), ns_per_insn. POPSDK_BENCH_GP=<file.gp> runs another build of the vertices.
 // Before timing, each vertex also runs through the Engine on test/support's VertexTester (the
 // harness the vertex tests use): the direct run must give its outputs and thread cycles.
+#include "BenchCommon.hpp"
 #include "VertexTester.hpp"
 #include "gp/GpFile.hpp"
 #include "interp/Interpreter.hpp"
@@ -67,8 +68,7 @@ template <typename Fn> double medianNsPerCall(Fn &&fn) {
       fn();
     perCall.push_back((threadCpuNs() - t0) / calls);
   }
-  std::nth_element(perCall.begin(), perCall.begin() + perCall.size() / 2, perCall.end());
-  return perCall[perCall.size() / 2];
+  return popsdk::bench::median(perCall);
 }
 
 // ---- host shim: the field storage of the native vertices ----

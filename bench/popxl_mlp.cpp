@@ -153,8 +153,7 @@ void BM_MlpTrainingStep(benchmark::State &state) {
     runs.push_back(secondsSince(start));
     state.SetIterationTime(runs.back());
   }
-  std::nth_element(runs.begin(), runs.begin() + std::ptrdiff_t(runs.size() / 2), runs.end());
-  const double run = runs[runs.size() / 2];
+  const double run = popsdk::bench::median(runs);
   const double nativeSeconds = popsdk::bench::medianSeconds([&] {
     auto params = initial;
     benchmark::DoNotOptimize(nativeStep(params, images, labels));

@@ -108,6 +108,19 @@ inline std::size_t latticeRows(const CopyGroup *g, std::size_t n) {
   return 1;
 }
 
+/// For each of `groups`, how many groups from it on are rows of its lattice (1 where it is in
+/// none), so that a copy does not look for lattices again.
+inline std::vector<std::uint32_t> latticeRowsFrom(const std::vector<CopyGroup> &groups) {
+  std::vector<std::uint32_t> rowsFrom(groups.size());
+  for (std::size_t i = 0; i < groups.size();) {
+    const std::size_t rows = latticeRows(groups.data() + i, groups.size() - i);
+    for (std::size_t r = 0; r < rows; ++r)
+      rowsFrom[i + r] = std::uint32_t(rows - r);
+    i += rows;
+  }
+  return rowsFrom;
+}
+
 /// Moves the `rows` groups of a lattice from `g` (latticeRows) in square blocks, so that a
 /// transpose reads and writes each cache line once rather than once per element.
 inline void copyLattice(std::uint8_t *const *base, const CopyGroup *g, std::size_t rows) {

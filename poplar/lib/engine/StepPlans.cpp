@@ -79,16 +79,11 @@ CopyPlan planCopy(const std::vector<CopyRun> &runs, unsigned threads) {
   std::vector<CopyGroup> groups = foldCopyRuns(runs);
   // A chunk starts at a lattice's start or at one of its blocks of rows, so that the lattice
   // still moves in whole blocks (copyLattice).
+  std::vector<std::uint32_t> rowsFrom = latticeRowsFrom(groups);
   std::vector<bool> canStart(groups.size() + 1, true);
-  std::vector<std::uint32_t> rowsFrom(groups.size(), 1);
-  for (std::size_t i = 0; i < groups.size();) {
-    const std::size_t rows = latticeRows(groups.data() + i, groups.size() - i);
-    for (std::size_t r = 0; r < rows; ++r) {
+  for (std::size_t i = 0; i < groups.size(); i += rowsFrom[i])
+    for (std::size_t r = 0; r < rowsFrom[i]; ++r)
       canStart[i + r] = r % kLatticeBlock == 0;
-      rowsFrom[i + r] = std::uint32_t(rows - r);
-    }
-    i += rows;
-  }
   CopyPlan plan = planItems(
       groups, threads,
       [](const CopyGroup &g) {

@@ -97,14 +97,7 @@ std::unique_ptr<TileCopyIn> tileCopyIn(const CompiledComputeSet &cs, std::uint32
       copy->tiles_.push_back(t);
     copy->first_[t + 1] += copy->first_[t];
   }
-  const std::size_t n = copy->groups_.size();
-  copy->latticeRows_.resize(n);
-  for (std::size_t i = 0; i < n;) {
-    const std::size_t rows = latticeRows(copy->groups_.data() + i, n - i);
-    for (std::size_t r = 0; r < rows; ++r)
-      copy->latticeRows_[i + r] = std::uint32_t(rows - r);
-    i += rows;
-  }
+  copy->latticeRows_ = latticeRowsFrom(copy->groups_);
   copy->state_ = std::make_unique<std::atomic<std::uint32_t>[]>(numTiles);
   for (std::uint32_t t = 0; t < numTiles; ++t)
     copy->state_[t].store(0, std::memory_order_relaxed);
