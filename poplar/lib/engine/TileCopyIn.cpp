@@ -92,11 +92,8 @@ std::unique_ptr<TileCopyIn> tileCopyIn(const CompiledComputeSet &cs, std::uint32
   copy->first_.assign(numTiles + 1, 0);
   for (const CopyGroup &g : copy->groups_)
     ++copy->first_[g.dstTile + 1];
-  for (std::uint32_t t = 0; t < numTiles; ++t) {
-    if (copy->first_[t + 1])
-      copy->tiles_.push_back(t);
+  for (std::uint32_t t = 0; t < numTiles; ++t)
     copy->first_[t + 1] += copy->first_[t];
-  }
   copy->latticeRows_ = latticeRowsFrom(copy->groups_);
   copy->state_ = std::make_unique<std::atomic<std::uint32_t>[]>(numTiles);
   for (std::uint32_t t = 0; t < numTiles; ++t)

@@ -39,7 +39,13 @@ public:
   void startRun();
 
   /// Tiles whose copy-in this holds (its destination tiles, ascending).
-  const std::vector<std::uint32_t> &tiles() const { return tiles_; }
+  std::vector<std::uint32_t> tiles() const {
+    std::vector<std::uint32_t> tiles;
+    for (std::uint32_t t = 0; t + 1 < first_.size(); ++t)
+      if (first_[t + 1] > first_[t])
+        tiles.push_back(t);
+    return tiles;
+  }
 
 private:
   friend std::unique_ptr<TileCopyIn> tileCopyIn(const CompiledComputeSet &cs,
@@ -52,7 +58,6 @@ private:
   std::vector<std::uint32_t> first_;       // per tile: its groups [first_[t], first_[t+1])
   std::unique_ptr<std::atomic<std::uint32_t>[]> state_; // per tile: done_ once moved this run
   std::uint32_t done_ = 0; // even; done_ + 1 while a thread moves a tile
-  std::vector<std::uint32_t> tiles_;
 };
 
 /// `cs`'s copy-in by tile, or null when it must move as one phase: some vertex of the set writes
