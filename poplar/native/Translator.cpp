@@ -390,7 +390,14 @@ void Translator::repeat(const DecodedInsn &d) {
   b.CreateStore(b.CreateSub(left, total), left_);
   addCycles(b.CreateMul(rpt.count, i64(rpt.bodyCycles)));
   b.CreateStore(i64(0), rpt.pass);
-  b.CreateBr(body);
+  if (const auto stream = matchStreamLoop(&request_.insns[index + 1], rpt.len)) {
+    BasicBlock *lanes = newBlock("stream");
+    b.CreateCondBr(streamable(*stream, rpt.count), lanes, body);
+    b.SetInsertPoint(lanes);
+    streamLoop(*stream, rpt.count, enter(loop.pc));
+  } else {
+    b.CreateBr(body);
+  }
   b.SetInsertPoint(body);
   rpt_ = &rpt;
   translateRun(index + 1, index + rpt.len, false);

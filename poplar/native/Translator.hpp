@@ -3,6 +3,7 @@
 // back) and the API the per-opcode builders (OpBuilders.cpp) emit through.
 #pragma once
 
+#include "StreamLoop.hpp"
 #include "interp/Decoder.hpp"
 #include "interp/NativeAbi.hpp"
 
@@ -126,6 +127,10 @@ private:
   void handOver(llvm::Value *index);
   std::pair<llvm::Value *, llvm::Value *> refund(std::uint32_t index);
   void leave(const Leave &how);
+  // A streaming rpt body's passes as one loop over lanes (StreamLoop.cpp): whether this run's
+  // arrays allow it (an i1), and the loop, which sets the body's registers and branches to done.
+  llvm::Value *streamable(const StreamLoop &s, llvm::Value *count);
+  void streamLoop(const StreamLoop &s, llvm::Value *count, llvm::BasicBlock *done);
   void finish();
   llvm::Value *frameField(std::size_t offset, llvm::Type *type);
   llvm::Value *framePrologueLoad(std::size_t offset, llvm::Type *type);

@@ -5,6 +5,7 @@
 #include "ReferenceEvaluator.hpp"
 #include "interp/Decoder.hpp"
 #include "isa/CoIssue.hpp"
+#include "native/StreamLoop.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -240,6 +241,71 @@ TEST(Fusion, StridedStoreLoopsMatchTheReferenceAtEveryBudget) {
       for (uint64_t budget = 0; budget <= total + 1; ++budget)
         runAll(text, budget, init);
       runAll(text, 1'000'000, init); // a budget the whole loop fits in with room: its fast path
+      if (HasFailure())
+        return;
+    }
+  }
+}
+
+// Streaming rpt bodies (popops' element-wise loops): the native tier runs one as a loop over
+// lanes when its arrays are aligned, in the window and apart, and pass by pass otherwise. The
+// arrays start at r10, r14, r16 and r17, 48 to 64 bytes apart: up to 6 passes of 8 bytes keep
+// them apart, 7 and more overlap, 9 run off the end. Results, faults and budget stops must be the
+// reference's either way.
+TEST(Fusion, StreamLoopsMatchTheReference) {
+  struct Case {
+    const char *body;
+    unsigned len;
+    bool streams;
+  };
+  const Case cases[] = {
+      // popops' float add: each pass stores the last one's sums beside its own (a bundle)
+      {"ld64p r22, [r10+=8]\nld64p r24, [r14+=8]\nst64p r20, [r16+=8]\nf32v2add r20, r22, r24", 4,
+       true},
+      // its scalar remainder
+      {"ld32p r6, [r10+=4]\nld32p r7, [r14+=4]\nst32p r9, [r16+=4]\nfadd r9, r6, r7", 4, true},
+      // a fused (a + b) * c stored in its own pass
+      {"ld64p r22, [r10+=8]\nld64p r24, [r14+=8]\nld64p r26, [r17+=8]\nf32v2add r28, r22, r24\n"
+       "f32v2mul r30, r28, r26\nst64p r30, [r16+=8]",
+       6, true},
+      // an axpy whose scale pair r32:r33 the body never writes
+      {"ld64p r22, [r10+=8]\nld64p r24, [r14+=8]\nf32v2fma r26, r22, r32, r24\nst64p r26, [r16+=8]",
+       4, true},
+      // scalars the body never writes, one a NaN with a payload (r8)
+      {"ld32p r6, [r10+=4]\nfsub r7, r6, r5\nfmul r9, r7, r8\nst32p r9, [r16+=4]\nst32p r7, "
+       "[r17+=4]",
+       5, true},
+      // not streams: an accumulator carried into arithmetic, a pointer stored, mixed widths, a
+      // pointer walked by two accesses, a step that is not the access's size
+      {"ld32p r6, [r10+=4]\nfadd r9, r9, r6", 2, false},
+      {"ld32p r6, [r10+=4]\nst32p r10, [r16+=4]", 2, false},
+      {"ld64p r22, [r10+=8]\nst32p r22, [r16+=4]", 2, false},
+      {"ld32p r6, [r10+=4]\nst32p r6, [r10+=4]", 2, false},
+      {"ld32p r6, [r10+=8]\nst32p r6, [r16+=4]", 2, false},
+  };
+  RefState init = initialState();
+  init.r[16] = kBase + 64;
+  init.r[17] = kBase + 192;
+  init.r[32] = init.r[33] = F(0.75f);
+  for (const Case &c : cases) {
+    for (unsigned count : {0u, 1u, 2u, 3u, 6u, 7u, 9u, 12u}) {
+      const std::string text = "movi r22, " + std::to_string(count) + "\nrpt r22, " +
+                               std::to_string(c.len) + "\n" + c.body + "\nexit r12\n";
+      const auto code = interp::decodeCode(assembleOrDie(text));
+      EXPECT_EQ(native::matchStreamLoop(&code.insns[2], c.len).has_value(), c.streams) << c.body;
+      runAll(text, 1'000'000, init);
+      for (uint64_t budget = 0; count <= 3 && budget <= 3 + uint64_t(count) * c.len; ++budget)
+        runAll(text, budget, init);
+      // A scale pair of different halves; a misaligned array; an array past the window.
+      RefState other = init;
+      other.r[33] = F(-2.5f);
+      runAll(text, 1'000'000, other);
+      other = init;
+      other.r[14] = kBase + 132;
+      runAll(text, 1'000'000, other);
+      other = init;
+      other.r[16] = kBase + 248;
+      runAll(text, 1'000'000, other);
       if (HasFailure())
         return;
     }
