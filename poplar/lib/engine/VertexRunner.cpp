@@ -176,10 +176,11 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
   const LoadedCodelet *codelet = nullptr;
   const interp::NativeCode *code = nullptr;
   unsigned runs = 1;
-  // A one-worker vertex on the native tier is launched here, inline, with the frame's window
-  // set once per tile and the registers not cleared (NativeFrame::fresh): the common case,
-  // whose launch was a third of a tiny vertex's host time.
-  bool direct = false;
+  // A vertex on the native tier (each worker of a MultiVertex) is launched here, inline, with
+  // the frame's window set once per tile and the registers not cleared (NativeFrame::fresh):
+  // through interp::run, the launch was a third of a tiny vertex's host time. `direct`: a
+  // one-worker vertex, which may also be only relaunched (below).
+  bool native = false, direct = false;
   // Whether the last direct run left the convention of a launch of its type in `scratch` but
   // for r1 and r2 (interp::keepsConvention): the next vertex of the type is then only
   // relaunched, on the next tile too when its stack is at the same place (most tiles).
@@ -210,7 +211,8 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
           launch.globals = codelet->dataAddress;
           // Memory-checked vertices run on the interpreter's checked loop, never natively.
           code = step.checker ? nullptr : step.native.forType(typeIndex);
-          direct = code && !type->multiVertex && type->entry < codelet->code.numWords;
+          native = code && type->entry < codelet->code.numWords;
+          direct = native && !type->multiVertex;
           keeps = direct && interp::keepsConvention(*code, codelet->code);
           entered = false;
         }
@@ -254,10 +256,19 @@ std::exception_ptr runTiles(const VertexStep &step, TileWork *first, TileWork *l
         for (unsigned w = fromWorker; w < toWorker; ++w) {
           launch.workerId = w;
           launch.stackBase = work->part ? partStack : stackBase + w * stacks.bytesPerWorker;
-          auto r = access ? interp::runChecked(codelet->code, type->entry, tile.mem, launch,
-                                               scratch, *access)
-                          : interp::run(codelet->code, type->entry, tile.mem, launch, scratch, code,
-                                        &tile.window);
+          interp::RunResult r;
+          if (native) {
+            interp::launchNative(*code, codelet->code, launch, scratch, frame);
+            if (frame.status == std::uint32_t(interp::Trap::None) && frame.result != 0) {
+              cycles[w] = frame.cycles;
+              continue;
+            }
+            r = interp::nativeResult(frame, *code, codelet->code, tile.mem, scratch, launch.budget);
+          } else {
+            r = access ? interp::runChecked(codelet->code, type->entry, tile.mem, launch, scratch,
+                                            *access)
+                       : interp::run(codelet->code, type->entry, tile.mem, launch, scratch);
+          }
           if (r.trap != interp::Trap::None || r.result == 0)
             throwFault(step, *codelet, *type, v, launch, scratch, r, w);
           cycles[w] = r.cycles;
