@@ -41,7 +41,7 @@ void EngineImpl::load(const TargetDesc &t, bool attached) {
     raise<poplar_error>("Engine::load: the device (", t.arch, ", ", t.numTiles(),
                         " tiles) does not match the target the graph was compiled for (",
                         cg->target.arch, ", ", cg->target.numTiles(), " tiles): ", mismatch);
-  device.tiles = cg->tileImages;
+  device.tiles.assign(cg->tileImages);
   ++device.loads;
   device.clock = 0;
   loaded = true;

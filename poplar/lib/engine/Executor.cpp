@@ -264,7 +264,7 @@ std::uint64_t Executor::run(unsigned index, std::ostream &printStream) {
     tileViews_.resize(device_.tiles.size());
     for (std::size_t t = 0; t < device_.tiles.size(); ++t) {
       tileBase_[t] = device_.tiles[t].data();
-      tileViews_[t] = viewOf(device_.tiles[t]);
+      tileViews_[t] = viewOf(device_.tiles[t].data(), device_.tiles[t].size());
     }
     viewsOfLoad_ = device_.loads;
   }

@@ -5,6 +5,7 @@
 #include "engine/NativeVertexCode.hpp"
 #include "engine/StepPlans.hpp"
 #include "engine/StreamConnection.hpp"
+#include "engine/TileMemories.hpp"
 #include "engine/VertexRunner.hpp"
 #include "engine/WorkerPool.hpp"
 
@@ -19,9 +20,9 @@ namespace poplar::detail {
 
 /// The device state an Engine owns while loaded.
 struct DeviceState {
-  std::vector<std::vector<std::uint8_t>> tiles; // memory image of each tile
-  std::vector<StreamConnection> streams;        // one per CompiledGraph::streams entry
-  std::uint64_t clock = 0;                      // simulated cycles since load
+  TileMemories tiles;                    // memory image of each tile
+  std::vector<StreamConnection> streams; // one per CompiledGraph::streams entry
+  std::uint64_t clock = 0;               // simulated cycles since load
   std::uint64_t loads = 0; // counts the loads that replaced `tiles`: views of them are stale
 };
 

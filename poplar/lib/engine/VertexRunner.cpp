@@ -108,8 +108,8 @@ std::vector<LoadedCodelet> loadCodeletObjects(const CompiledGraph &cg) {
   return loaded;
 }
 
-TileView viewOf(std::vector<std::uint8_t> &memory) {
-  interp::TileMemory mem{kTileMemoryBase, memory.data(), std::uint32_t(memory.size())};
+TileView viewOf(std::uint8_t *memory, std::uint32_t bytes) {
+  interp::TileMemory mem{kTileMemoryBase, memory, bytes};
   return {mem, interp::ops::window(mem)};
 }
 

@@ -37,7 +37,7 @@ struct TileView {
   interp::TileMemory mem;
   interp::ops::Window window;
 };
-TileView viewOf(std::vector<std::uint8_t> &memory);
+TileView viewOf(std::uint8_t *memory, std::uint32_t bytes);
 
 /// What every vertex run of one compute step shares, gathered once per step rather than passed
 /// to each tile.
