@@ -82,29 +82,20 @@ void Translator::streamLoop(const StreamLoop &s, Value *count, BasicBlock *done)
     if (scope[i])
       others[i] = MDNode::get(ctx_, rest);
   }
-  auto accessLane = [&](std::size_t i, Value *lane,
-                        Instruction *(*make)(IRBuilder<> &, Value *, Value *), Value *value) {
+  auto address = [&](std::size_t i, Value *lane) {
     Value *at = b.CreateGEP(b.getInt8Ty(), host[i], b.CreateShl(lane, 2));
-    Instruction *inst = make(b, b.CreateBitCast(at, word->getPointerTo()), value);
-    inst->setMetadata(LLVMContext::MD_alias_scope, MDNode::get(ctx_, {scope[i]}));
-    inst->setMetadata(LLVMContext::MD_noalias, others[i]);
-    return inst;
+    return b.CreateBitCast(at, word->getPointerTo());
+  };
+  auto tag = [&](Instruction *access, std::size_t i) {
+    access->setMetadata(LLVMContext::MD_alias_scope, MDNode::get(ctx_, {scope[i]}));
+    access->setMetadata(LLVMContext::MD_noalias, others[i]);
+    return access;
   };
   auto loadLane = [&](std::size_t i, Value *lane) {
-    return accessLane(
-        i, lane,
-        [](IRBuilder<> &ib, Value *p, Value *) -> Instruction * {
-          return ib.CreateAlignedLoad(ib.getInt32Ty(), p, Align(4));
-        },
-        nullptr);
+    return tag(b.CreateAlignedLoad(word, address(i, lane), Align(4)), i);
   };
   auto storeLane = [&](std::size_t i, Value *lane, Value *bits) {
-    accessLane(
-        i, lane,
-        [](IRBuilder<> &ib, Value *p, Value *v) -> Instruction * {
-          return ib.CreateAlignedStore(v, p, Align(4));
-        },
-        bits);
+    tag(b.CreateAlignedStore(bits, address(i, lane), Align(4)), i);
   };
 
   // One lane of a pass: its loads, arithmetic and stores, a delayed store then writing the
