@@ -9,7 +9,8 @@
 //   BM_ReduceAdd  popops::reduce(a, {0}, ADD): the sum of the 1M elements (one op per element).
 // Each checks its result against the native loop once before timing. Counters: host_ns/elem and
 // native_ns/elem (host wall time per element of one run, and of the native loop: the medians of
-// the timed runs and of the loop's), host/native;
+// the timed runs and of the loop's), host/native; layout_ns/elem (element-wise work: the native
+// loop over the data laid out as the tiles hold it, tileLayoutSeconds);
 // sim_cycles (Engine::getLastRunCycles), ops/cycle, and of_peak = ops/cycle over the tiles' peak
 // (vector width x tiles: 2 float ops a cycle on each of 1472 tiles).
 #include "BenchCommon.hpp"
@@ -33,13 +34,39 @@ constexpr std::size_t kElements = 1u << 20;
 constexpr unsigned kTiles = 1472;
 
 /// One workload: how many inputs, the popops call, and the same work as a native loop over the
-/// inputs as floats (writing `out`).
+/// inputs as floats (writing `out`); for element-wise work also that loop as a function of
+/// pointers, which the tile-layout reference calls.
 struct Workload {
   unsigned inputs;
   unsigned opsPerElement;
   std::function<Tensor(Graph &, const std::vector<Tensor> &, program::Sequence &)> build;
   std::function<void(const std::vector<std::vector<float>> &, std::vector<float> &)> native;
+  void (*elementwise)(const float *const *in, float *out, std::size_t n) = nullptr;
 };
+
+/// The element-wise loop over the data laid out as the device holds it: each tile's slice of
+/// every input and of the output in a buffer of its own (as a tile's memory), the tiles one after
+/// another, each in six calls (its workers' shares). What this costs beyond the native loop over
+/// whole arrays is the layout's, which any simulator of the tiles pays.
+double tileLayoutSeconds(const Workload &w, std::size_t elements, unsigned tiles) {
+  constexpr unsigned kMaxInputs = 3;
+  const std::size_t perTile = (elements + tiles - 1) / tiles, arrays = w.inputs + 1u;
+  std::vector<std::vector<float>> memory(tiles, std::vector<float>(arrays * perTile, 1.0f));
+  return popsdk::bench::medianSeconds([&] {
+    for (auto &tile : memory) {
+      float *out = tile.data() + w.inputs * perTile;
+      for (unsigned worker = 0; worker < 6; ++worker) {
+        const std::size_t from = perTile * worker / 6, to = perTile * (worker + 1) / 6;
+        const float *in[kMaxInputs];
+        for (unsigned i = 0; i < w.inputs; ++i)
+          in[i] = tile.data() + i * perTile + from;
+        w.elementwise(in, out + from, to - from);
+      }
+      benchmark::DoNotOptimize(out);
+    }
+    benchmark::ClobberMemory();
+  });
+}
 
 void runWorkload(benchmark::State &state, const Workload &w) {
   popsdk::test::OpHarness h(kTiles);
@@ -91,6 +118,9 @@ void runWorkload(benchmark::State &state, const Workload &w) {
   state.counters["host_ns/elem"] = perRun * 1e9 / double(kElements);
   state.counters["native_ns/elem"] = native * 1e9 / double(kElements);
   state.counters["host/native"] = perRun / native;
+  if (w.elementwise)
+    state.counters["layout_ns/elem"] =
+        tileLayoutSeconds(w, kElements, kTiles) * 1e9 / double(kElements);
 }
 
 void BM_Add(benchmark::State &state) {
@@ -102,6 +132,10 @@ void BM_Add(benchmark::State &state) {
                         const float *a = in[0].data(), *b = in[1].data();
                         for (std::size_t i = 0; i < out.size(); ++i)
                           out[i] = a[i] + b[i];
+                      },
+                      [](const float *const *in, float *out, std::size_t n) {
+                        for (std::size_t i = 0; i < n; ++i)
+                          out[i] = in[0][i] + in[1][i];
                       }});
 }
 
@@ -115,6 +149,10 @@ void BM_Map3(benchmark::State &state) {
                         const float *a = in[0].data(), *b = in[1].data(), *c = in[2].data();
                         for (std::size_t i = 0; i < out.size(); ++i)
                           out[i] = (a[i] + b[i]) * c[i];
+                      },
+                      [](const float *const *in, float *out, std::size_t n) {
+                        for (std::size_t i = 0; i < n; ++i)
+                          out[i] = (in[0][i] + in[1][i]) * in[2][i];
                       }});
 }
 
