@@ -21,10 +21,10 @@ enum class LaneOp : std::uint8_t { Add, Sub, Mul, Fma };
 /// One instruction of a streaming body. Registers are a pair's first for two-lane bodies.
 struct StreamStep {
   enum class Kind : std::uint8_t { Load, Op, Store } kind;
-  LaneOp op = LaneOp::Add; // Op: reg = src[0] op src[1] (Fma: src[0] * src[1] + src[2])
-  std::uint8_t reg = 0;    // Load, Op: the register written; Store: the register stored
-  std::uint8_t ptr = 0;    // Load, Store: the pointer, stepped a unit a pass
-  std::uint8_t src[3] = {0, 0, 0};
+  LaneOp op = LaneOp::Add;         // Op: reg = src[0] op src[1] (Fma: src[0] * src[1] + src[2])
+  std::uint8_t reg = 0;            // Load, Op: the register written; Store: the register stored
+  std::uint8_t ptr = 0;            // Load, Store: the pointer, stepped a unit a pass
+  std::uint8_t src[3] = {0, 0, 0}; // Op: its operands; src[2] repeats src[0] but for Fma
   bool delayed = false; // Store: of the value its register had when the pass began (its last
                         // pass's, written later in the body: a software-pipelined store)
 };
