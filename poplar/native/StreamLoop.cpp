@@ -162,14 +162,15 @@ void Translator::streamLoop(const StreamLoop &s, Value *count, BasicBlock *done)
   std::vector<Lanes> lastPass;
   for (unsigned l = 0; l < w; ++l)
     lastPass.push_back(lane(b.CreateAdd(before, i64(l)), false));
-  for (std::size_t i = 0; i < n; ++i) {
-    const StreamStep &st = s.steps[i];
-    if (st.kind != StreamStep::Kind::Store)
+  // Each register the body writes holds its last write of the last pass.
+  for (unsigned r = 0; r < isa::kNumRegs; ++r)
+    if (lastPass[0][r].bits)
       for (unsigned l = 0; l < w; ++l)
-        write(st.reg + l, lastPass[l][st.reg].bits, lastPass[l][st.reg].value);
-    if (isAccess(st))
-      set(st.ptr, b.CreateTrunc(b.CreateAdd(start[i], b.CreateMul(count, i64(4 * w))), word));
-  }
+        write(r + l, lastPass[l][r].bits, lastPass[l][r].value);
+  for (std::size_t i = 0; i < n; ++i)
+    if (isAccess(s.steps[i]))
+      set(s.steps[i].ptr,
+          b.CreateTrunc(b.CreateAdd(start[i], b.CreateMul(count, i64(4 * w))), word));
   b.CreateBr(done);
 }
 

@@ -10,6 +10,7 @@
 #include "interp/Decoder.hpp"
 #include "isa/Isa.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -25,7 +26,7 @@ struct StreamStep {
   std::uint8_t reg = 0;            // Load, Op: the register written; Store: the register stored
   std::uint8_t ptr = 0;            // Load, Store: the pointer, stepped a unit a pass
   std::uint8_t src[3] = {0, 0, 0}; // Op: its operands; src[2] repeats src[0] but for Fma
-  bool delayed = false; // Store: of the value its register had when the pass began (its last
+  bool delayed = false; // Store: of the value its register had when the pass began (the last
                         // pass's, written later in the body: a software-pipelined store)
 };
 
@@ -65,17 +66,19 @@ inline std::optional<Shape> shapeOf(std::uint16_t plainOp) {
 
 /// The streaming form of the rpt body body[0, len), or none. Every instruction must be a
 /// post-increment load or store of the body's width stepping by its size, or f32 add, sub, mul
-/// or fma of that width; each pointer serves one access and nothing else; each register is
-/// written once; an op reads registers written earlier in the pass or never; a store may also
-/// read one written later (or in its own bundle, whose halves read before either writes).
+/// or fma of that width; each pointer serves one access and nothing else. An op reads registers
+/// written earlier in the pass or never in the body; a store may also read one written only
+/// later (its last pass's value: a delayed store). The halves of a bundle read and write as if
+/// issued in order, since the second never reads what the first writes (isa/CoIssue.hpp).
 inline std::optional<StreamLoop> matchStreamLoop(const interp::DecodedInsn *body,
                                                  std::uint32_t len) {
   using K = StreamStep::Kind;
   StreamLoop loop;
-  // Which register each register number belongs to (its pair's first), and where it is written.
+  // Which register each register number belongs to (its pair's first), and which the body
+  // writes (pointers apart).
   constexpr unsigned kNone = ~0u;
-  std::vector<unsigned> owner(isa::kNumRegs, kNone), writtenAt(isa::kNumRegs, kNone);
-  std::vector<bool> isPointer(isa::kNumRegs, false);
+  std::vector<unsigned> owner(isa::kNumRegs, kNone);
+  std::vector<bool> isPointer(isa::kNumRegs, false), written(isa::kNumRegs, false);
   auto claim = [&](unsigned r, unsigned width) {
     if (r == isa::kRegZero || r + width > isa::kNumRegs || r % width != 0)
       return false;
@@ -86,17 +89,12 @@ inline std::optional<StreamLoop> matchStreamLoop(const interp::DecodedInsn *body
       owner[r + l] = r;
     return true;
   };
-  // Issue groups: an instruction and, if the next has no cycles, the second half of its bundle.
-  std::vector<unsigned> group(len);
-  for (std::uint32_t i = 0; i < len; ++i)
-    group[i] = i > 0 && body[i].cycles == 0 ? group[i - 1] : i;
   for (std::uint32_t i = 0; i < len; ++i) {
     const interp::DecodedInsn &d = body[i];
     const auto shape = streamdetail::shapeOf(d.plainOp);
     if (!shape || (loop.lanes && loop.lanes != shape->lanes))
       return std::nullopt;
     loop.lanes = shape->lanes;
-    const unsigned w = shape->lanes;
     StreamStep s{shape->kind};
     s.op = shape->laneOp;
     if (shape->kind == K::Op) {
@@ -107,52 +105,40 @@ inline std::optional<StreamLoop> matchStreamLoop(const interp::DecodedInsn *body
     } else {
       s.reg = shape->kind == K::Load ? d.rd : d.rb;
       s.ptr = d.ra;
-      if (d.imm != 4 * w || isPointer[s.ptr] || writtenAt[s.ptr] != kNone || !claim(s.ptr, 1))
+      if (d.imm != 4 * loop.lanes || isPointer[s.ptr] || !claim(s.ptr, 1))
         return std::nullopt;
       isPointer[s.ptr] = true;
-      writtenAt[s.ptr] = i;
     }
-    if (!claim(s.reg, w))
+    if (!claim(s.reg, loop.lanes))
       return std::nullopt;
-    if (shape->kind != K::Store) {
-      if (writtenAt[s.reg] != kNone)
-        return std::nullopt;
-      writtenAt[s.reg] = i;
-    }
+    if (shape->kind != K::Store)
+      written[s.reg] = true;
     loop.steps.push_back(s);
   }
   if (!loop.lanes)
     return std::nullopt;
-  // Reads: pointers only by their access; an op's operands from earlier groups or invariant.
-  for (std::uint32_t i = 0; i < len; ++i) {
-    StreamStep &s = loop.steps[i];
-    auto before = [&](unsigned r) {
-      return writtenAt[r] != kNone && group[writtenAt[r]] < group[i];
-    };
+  // Reads, in issue order: pointers only by their access.
+  std::vector<bool> writtenSoFar(isa::kNumRegs, false);
+  for (StreamStep &s : loop.steps) {
     if (isPointer[s.reg])
       return std::nullopt;
     if (s.kind == K::Store) {
-      if (writtenAt[s.reg] == kNone)
+      if (!written[s.reg])
         return std::nullopt; // a register the body never writes: its lanes may differ
-      s.delayed = !before(s.reg);
+      s.delayed = !writtenSoFar[s.reg];
       continue;
     }
-    if (s.kind != K::Op)
-      continue;
-    for (unsigned k = 0; k < 3; ++k) {
+    for (unsigned k = 0; s.kind == K::Op && k < 3; ++k) {
       const unsigned r = s.src[k];
       if (isPointer[r] || !claim(r, loop.lanes))
         return std::nullopt;
-      if (writtenAt[r] == kNone) {
-        bool known = false;
-        for (std::uint8_t v : loop.invariants)
-          known |= v == r;
-        if (!known)
-          loop.invariants.push_back(std::uint8_t(r));
-      } else if (!before(r)) {
+      if (written[r] && !writtenSoFar[r])
         return std::nullopt; // a value carried from the last pass into arithmetic
-      }
+      if (!written[r] &&
+          std::find(loop.invariants.begin(), loop.invariants.end(), r) == loop.invariants.end())
+        loop.invariants.push_back(std::uint8_t(r));
     }
+    writtenSoFar[s.reg] = true;
   }
   return loop;
 }

@@ -268,6 +268,11 @@ TEST(Fusion, StreamLoopsMatchTheReference) {
       {"ld64p r22, [r10+=8]\nld64p r24, [r14+=8]\nld64p r26, [r17+=8]\nf32v2add r28, r22, r24\n"
        "f32v2mul r30, r28, r26\nst64p r30, [r16+=8]",
        6, true},
+      // a * b + c as popc emits it, reusing registers (the third load beside the multiply
+      // that reads the register it overwrites)
+      {"ld64p r22, [r10+=8]\nld64p r24, [r14+=8]\nf32v2mul r26, r22, r24\nld64p r22, [r17+=8]\n"
+       "f32v2add r24, r26, r22\nst64p r24, [r16+=8]",
+       6, true},
       // an axpy whose scale pair r32:r33 the body never writes
       {"ld64p r22, [r10+=8]\nld64p r24, [r14+=8]\nf32v2fma r26, r22, r32, r24\nst64p r26, [r16+=8]",
        4, true},
@@ -281,6 +286,7 @@ TEST(Fusion, StreamLoopsMatchTheReference) {
       {"ld32p r6, [r10+=4]\nst32p r10, [r16+=4]", 2, false},
       {"ld64p r22, [r10+=8]\nst32p r22, [r16+=4]", 2, false},
       {"ld32p r6, [r10+=4]\nst32p r6, [r10+=4]", 2, false},
+      {"ld32p r6, [r10+=4]\nfmul r7, r6, r9\nld32p r9, [r14+=4]\nst32p r7, [r16+=4]", 4, false},
       {"ld32p r6, [r10+=8]\nst32p r6, [r16+=4]", 2, false},
   };
   RefState init = initialState();
