@@ -86,9 +86,9 @@ RunResult detail::executeFast(const DecodedCode &code, const TileMemory mem, Wor
 }
 
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &state, const NativeCode *native, const ops::Window *window) {
+              WorkerState &state, const NativeCode *native) {
   if (native && entryPc < code.numWords) {
-    const ops::Window made = window ? *window : ops::window(mem);
+    const ops::Window made = ops::window(mem);
     NativeFrame frame;
     frame.window = &made;
     frame.memory = &mem;

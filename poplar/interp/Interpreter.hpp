@@ -88,17 +88,13 @@ Dispatch defaultDispatch();
 // Runs from `entryPc` with the calling convention above.
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch);
 class NativeCode;
-namespace ops {
-struct Window;
-}
 // As above, in `scratch`: a state reused from run to run, so that a short vertex does not pay
 // for clearing the whole state. Its AMP part is cleared only when `code` uses AMP (a run of
 // other code cannot read it), so results are those of a fresh state. With `native` (compiled
-// for `code` at `entryPc`, NativeTier.hpp) the run starts on the native tier; `window`, if
-// given, is ops::window(mem), which a caller running many vertices on one tile makes once.
+// for `code` at `entryPc`, NativeTier.hpp) the run starts on the native tier. (The executor
+// launches native code itself, with the tile's window made once: interp::launchNative.)
 RunResult run(const DecodedCode &code, uint32_t entryPc, TileMemory mem, const Launch &launch,
-              WorkerState &scratch, const NativeCode *native = nullptr,
-              const ops::Window *window = nullptr);
+              WorkerState &scratch, const NativeCode *native = nullptr);
 
 class AccessMap;
 // As run() with `scratch`, on the memory-checked loop: every load and store is checked against

@@ -11,7 +11,7 @@ namespace poplar::detail {
 
 /// Why one block: a compute step touches a few kilobytes of each tile, a few pages a tile, so
 /// thousands of 4 KiB pages a step on a full IPU, more than the host's TLB maps; on 2 MiB pages
-/// a 1472-tile popops add took about 19% less host time. Each tile starts on a cache line.
+/// a 1472-tile popops add took about 7% less host time. Each tile starts on a cache line.
 class TileMemories {
 public:
   /// One tile's memory.
